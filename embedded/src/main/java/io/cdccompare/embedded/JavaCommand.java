@@ -1,0 +1,36 @@
+package io.cdccompare.embedded;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Builds the command line of a child JVM running on this JVM's own class path. */
+final class JavaCommand {
+  private JavaCommand() {}
+
+  static Path javaBinary() {
+    return Path.of(System.getProperty("java.home"), "bin", "java");
+  }
+
+  /**
+   * A child JVM that runs {@code mainClass} on this JVM's class path and halts by itself when this
+   * JVM disappears (so a killed parent leaves no orphan broker).
+   */
+  static List<String> onOwnClassPath(
+      String heap, List<String> jvmOptions, String mainClass, List<String> args) {
+    List<String> command = new ArrayList<>();
+    command.add(javaBinary().toString());
+    command.add("-Xmx" + heap);
+    command.add("-XX:+UseSerialGC");
+    command.add("-XX:TieredStopAtLevel=1");
+    command.add("-Xshare:auto");
+    command.addAll(jvmOptions);
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(ParentWatchdog.class.getName());
+    command.add(Long.toString(ProcessHandle.current().pid()));
+    command.add(mainClass);
+    command.addAll(args);
+    return command;
+  }
+}

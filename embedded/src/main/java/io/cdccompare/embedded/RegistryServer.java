@@ -1,0 +1,230 @@
+package io.cdccompare.embedded;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * A schema registry with the Confluent-compatible REST API: Apicurio Registry (in-memory storage)
+ * from its Maven Central distribution {@code io.apicurio:apicurio-registry-app:<v>:all:tar.gz},
+ * unpacked once into the {@link BinaryCache} and run in a child JVM bound to 127.0.0.1.
+ */
+public final class RegistryServer implements EmbeddedServer {
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+
+  private final Path dir;
+  private final Path log;
+  private final int port;
+  private volatile ChildProcess process;
+
+  RegistryServer(Path dir, int port) {
+    this.dir = dir;
+    this.log = dir.resolve("registry.log");
+    this.port = port;
+  }
+
+  @Override
+  public Component component() {
+    return Component.REGISTRY;
+  }
+
+  @Override
+  public Path log() {
+    return log;
+  }
+
+  public int port() {
+    return port;
+  }
+
+  /**
+   * Base URL of the Confluent-compatible API (what Confluent clients call {@code
+   * schema.registry.url}).
+   */
+  public String confluentApiUrl() {
+    return "http://127.0.0.1:" + port + "/apis/ccompat/v7";
+  }
+
+  @Override
+  public void start() {
+    try {
+      Files.createDirectories(dir);
+      Files.writeString(log, "");
+      if (FreePort.taken(port)) {
+        throw new ComponentStartException(
+            component(), log, "port " + port + " is already in use", null);
+      }
+      Path home = distribution();
+      Path runner = runnerJar(home);
+      String classPath = ownCodeLocation() + java.io.File.pathSeparator + runner;
+      List<String> command = new ArrayList<>();
+      command.add(JavaCommand.javaBinary().toString());
+      command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+      command.addAll(
+          List.of(
+              "-cp",
+              classPath,
+              ParentWatchdog.class.getName(),
+              Long.toString(ProcessHandle.current().pid()),
+              "io.quarkus.runner.GeneratedMain"));
+      process =
+          ChildProcess.start(
+              "registry",
+              command,
+              home,
+              Map.of(
+                  "QUARKUS_HTTP_HOST", "127.0.0.1",
+                  "QUARKUS_HTTP_PORT", Integer.toString(port),
+                  "QUARKUS_LOG_LEVEL", "WARN",
+                  "QUARKUS_LOG_CATEGORY__IO_QUARKUS__LEVEL", "INFO"),
+              log);
+      awaitReady();
+    } catch (IOException e) {
+      throw new ComponentStartException(component(), log, e.toString(), e);
+    } catch (UncheckedIOException | IllegalStateException e) {
+      throw new ComponentStartException(component(), log, e.getMessage(), e);
+    }
+  }
+
+  private static Path runnerJar(Path home) throws IOException {
+    try (var files = Files.list(home)) {
+      return files
+          .filter(p -> p.getFileName().toString().endsWith("-runner.jar"))
+          .findFirst()
+          .orElseThrow(() -> new IOException("no *-runner.jar in " + home));
+    }
+  }
+
+  private static String ownCodeLocation() {
+    try {
+      return Path.of(
+              ParentWatchdog.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+          .toString();
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static Path distribution() throws IOException {
+    Properties props = new Properties();
+    try (InputStream in =
+        RegistryServer.class
+            .getClassLoader()
+            .getResourceAsStream("cdc-compare-embedded.properties")) {
+      if (in == null) {
+        throw new IOException("cdc-compare-embedded.properties missing from the class path");
+      }
+      props.load(in);
+    }
+    String version = props.getProperty("apicurio.version");
+    Path archive = locateArchive(props.getProperty("apicurio.archive"), version);
+    return BinaryCache.unpackTar(
+        "apicurio-registry-" + version,
+        new BinaryCache.ArchiveSource() {
+          @Override
+          public InputStream open() throws IOException {
+            return Files.newInputStream(archive);
+          }
+
+          @Override
+          public boolean xz() {
+            return false;
+          }
+
+          @Override
+          public String description() {
+            return archive.toString();
+          }
+        });
+  }
+
+  /**
+   * The distribution archive: {@code -Dcdc.apicurio.archive}, else beside our own jar (the app's
+   * {@code lib/}), else in the local Maven repository the build used.
+   */
+  private static Path locateArchive(String fromBuild, String version) throws IOException {
+    String fileName = "apicurio-registry-app-" + version + "-all.tar.gz";
+    List<Path> candidates = new ArrayList<>();
+    String configured = System.getProperty("cdc.apicurio.archive");
+    if (configured != null) {
+      candidates.add(Path.of(configured));
+    }
+    Path own = Path.of(ownCodeLocation());
+    if (own.getParent() != null) {
+      candidates.add(own.getParent().resolve(fileName));
+    }
+    candidates.add(Path.of(fromBuild));
+    for (Path candidate : candidates) {
+      if (Files.isRegularFile(candidate)) {
+        return candidate;
+      }
+    }
+    throw new IOException(
+        "Apicurio Registry distribution not found; looked at "
+            + candidates
+            + " (run the Maven build once, it downloads io.apicurio:apicurio-registry-app:"
+            + version
+            + ":all:tar.gz)");
+  }
+
+  private void awaitReady() {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(confluentApiUrl() + "/subjects"))
+            .timeout(Duration.ofSeconds(3))
+            .GET()
+            .build();
+    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+    while (true) {
+      if (!process.isAlive()) {
+        throw new ComponentStartException(component(), log, "the registry process exited", null);
+      }
+      try {
+        HttpResponse<Void> response = http.send(request, HttpResponse.BodyHandlers.discarding());
+        if (response.statusCode() == 200) {
+          return;
+        }
+      } catch (IOException notYet) {
+        // not listening yet
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for the registry", e);
+      }
+      if (System.nanoTime() > deadline) {
+        throw new ComponentStartException(
+            component(),
+            log,
+            "no answer on " + confluentApiUrl() + " after " + START_TIMEOUT,
+            null);
+      }
+      KafkaServer.sleep(200);
+    }
+  }
+
+  @Override
+  public List<ProcessHandle> processes() {
+    ChildProcess p = process;
+    return p == null ? List.of() : p.handles();
+  }
+
+  @Override
+  public void close() {
+    ChildProcess p = process;
+    if (p != null) {
+      p.stop("TERM", Duration.ofSeconds(10));
+      process = null;
+    }
+  }
+}
