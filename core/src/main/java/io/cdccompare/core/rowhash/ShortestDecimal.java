@@ -1,0 +1,241 @@
+package io.cdccompare.core.rowhash;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.MathContext;
+import java.math.RoundingMode;
+
+/**
+ * Writes a {@code double} or a {@code float} as the shortest decimal that reads back to exactly the
+ * same value, in plain notation ({@code 1.0E-5} is written {@code 0.00001}, {@code 1.0E20} is
+ * written {@code 100000000000000000000}); among several shortest decimals the one closest to the
+ * exact binary value wins. {@code NaN}, {@code Infinity}, {@code -Infinity} are spelled so and
+ * {@code -0} is written {@code 0}.
+ *
+ * <p>Java 17's {@link Double#toString(double)} does not always give the shortest digits
+ * (JDK-4511638, fixed in Java 19), so its digits are only a candidate: a fast exact check
+ * (Clinger's fast path: both operands exact, one correctly rounded operation) proves the candidate
+ * reads back and that no decimal one digit shorter does; anything the fast path cannot prove goes
+ * to an exact {@link BigDecimal} search. Stateless and thread-safe.
+ */
+final class ShortestDecimal {
+
+  private static final double[] DOUBLE_POWERS = new double[23];
+  private static final float[] FLOAT_POWERS = new float[11];
+
+  static {
+    double d = 1;
+    for (int i = 0; i < DOUBLE_POWERS.length; i++) {
+      DOUBLE_POWERS[i] = d;
+      d *= 10;
+    }
+    float f = 1;
+    for (int i = 0; i < FLOAT_POWERS.length; i++) {
+      FLOAT_POWERS[i] = f;
+      f *= 10;
+    }
+  }
+
+  private ShortestDecimal() {}
+
+  static String of(double value) {
+    if (Double.isNaN(value)) {
+      return "NaN";
+    }
+    if (Double.isInfinite(value)) {
+      return value > 0 ? "Infinity" : "-Infinity";
+    }
+    if (value == 0) {
+      return "0";
+    }
+    double abs = Math.abs(value);
+    Digits candidate = Digits.parse(Double.toString(abs));
+    Digits shortest = isProvenShortest(candidate, abs) ? candidate : searchShortest(abs);
+    return shortest.toPlain(value < 0);
+  }
+
+  static String of(float value) {
+    if (Float.isNaN(value)) {
+      return "NaN";
+    }
+    if (Float.isInfinite(value)) {
+      return value > 0 ? "Infinity" : "-Infinity";
+    }
+    if (value == 0) {
+      return "0";
+    }
+    float abs = Math.abs(value);
+    Digits candidate = Digits.parse(Float.toString(abs));
+    Digits shortest = isProvenShortest(candidate, abs) ? candidate : searchShortest(abs);
+    return shortest.toPlain(value < 0);
+  }
+
+  /**
+   * True when the candidate reads back to {@code abs} and no decimal with one digit less does. With
+   * at most 15 digits, decimals of that length are farther apart than one ulp of a double, so at
+   * most one of them reads back: the candidate is then also the closest.
+   */
+  private static boolean isProvenShortest(Digits candidate, double abs) {
+    if (candidate.digitCount() > 15
+        || !readsBack(candidate.unscaled(), candidate.exponent(), abs)) {
+      return false;
+    }
+    if (candidate.digitCount() == 1) {
+      return true;
+    }
+    long floor = candidate.unscaled() / 10;
+    int exponent = candidate.exponent() + 1;
+    return isKnownNotToReadBack(floor, exponent, abs)
+        && isKnownNotToReadBack(floor + 1, exponent, abs);
+  }
+
+  /** Same proof for floats: at most 6 digits keeps same-length decimals over one ulp apart. */
+  private static boolean isProvenShortest(Digits candidate, float abs) {
+    if (candidate.digitCount() > 6 || !readsBack(candidate.unscaled(), candidate.exponent(), abs)) {
+      return false;
+    }
+    if (candidate.digitCount() == 1) {
+      return true;
+    }
+    long floor = candidate.unscaled() / 10;
+    int exponent = candidate.exponent() + 1;
+    return isKnownNotToReadBack(floor, exponent, abs)
+        && isKnownNotToReadBack(floor + 1, exponent, abs);
+  }
+
+  private static boolean isKnownNotToReadBack(long unscaled, int exponent, double abs) {
+    return inDoubleFastPath(unscaled, exponent) && !readsBack(unscaled, exponent, abs);
+  }
+
+  private static boolean isKnownNotToReadBack(long unscaled, int exponent, float abs) {
+    return inFloatFastPath(unscaled, exponent) && !readsBack(unscaled, exponent, abs);
+  }
+
+  private static boolean inDoubleFastPath(long unscaled, int exponent) {
+    return unscaled < (1L << 53) && exponent >= -22 && exponent <= 22;
+  }
+
+  private static boolean inFloatFastPath(long unscaled, int exponent) {
+    return unscaled < (1L << 24) && exponent >= -10 && exponent <= 10;
+  }
+
+  /** Exact when {@link #inDoubleFastPath}: false otherwise (the caller then searches). */
+  private static boolean readsBack(long unscaled, int exponent, double abs) {
+    if (!inDoubleFastPath(unscaled, exponent)) {
+      return false;
+    }
+    double value =
+        exponent >= 0 ? unscaled * DOUBLE_POWERS[exponent] : unscaled / DOUBLE_POWERS[-exponent];
+    return value == abs;
+  }
+
+  private static boolean readsBack(long unscaled, int exponent, float abs) {
+    if (!inFloatFastPath(unscaled, exponent)) {
+      return false;
+    }
+    float value =
+        exponent >= 0 ? unscaled * FLOAT_POWERS[exponent] : unscaled / FLOAT_POWERS[-exponent];
+    return value == abs;
+  }
+
+  private static Digits searchShortest(double abs) {
+    BigDecimal exact = new BigDecimal(abs);
+    for (int precision = 1; precision <= 17; precision++) {
+      BigDecimal best = closestReadingBack(exact, precision, c -> c.doubleValue() == abs);
+      if (best != null) {
+        return Digits.of(best);
+      }
+    }
+    throw new IllegalStateException("no round-trip decimal for " + abs);
+  }
+
+  private static Digits searchShortest(float abs) {
+    BigDecimal exact = new BigDecimal(abs);
+    for (int precision = 1; precision <= 9; precision++) {
+      BigDecimal best = closestReadingBack(exact, precision, c -> c.floatValue() == abs);
+      if (best != null) {
+        return Digits.of(best);
+      }
+    }
+    throw new IllegalStateException("no round-trip decimal for " + abs);
+  }
+
+  private static BigDecimal closestReadingBack(
+      BigDecimal exact, int precision, java.util.function.Predicate<BigDecimal> readsBack) {
+    BigDecimal down = exact.round(new MathContext(precision, RoundingMode.FLOOR));
+    BigDecimal up = exact.round(new MathContext(precision, RoundingMode.CEILING));
+    boolean downOk = readsBack.test(down);
+    boolean upOk = readsBack.test(up);
+    if (downOk && upOk) {
+      int cmp = exact.subtract(down).compareTo(up.subtract(exact));
+      if (cmp != 0) {
+        return cmp < 0 ? down : up;
+      }
+      return down.unscaledValue().testBit(0) ? up : down;
+    }
+    return downOk ? down : upOk ? up : null;
+  }
+
+  /** A positive decimal {@code unscaled × 10^exponent} without trailing zeros in unscaled. */
+  record Digits(long unscaled, int exponent, int digitCount) {
+
+    /**
+     * Parses the output of {@link Double#toString} / {@link Float#toString} of a positive value.
+     */
+    static Digits parse(String text) {
+      long unscaled = 0;
+      int exponent = 0;
+      int digits = 0;
+      boolean afterPoint = false;
+      int i = 0;
+      for (; i < text.length(); i++) {
+        char c = text.charAt(i);
+        if (c == '.') {
+          afterPoint = true;
+        } else if (c == 'E') {
+          exponent += Integer.parseInt(text.substring(i + 1));
+          break;
+        } else {
+          int digit = c - '0';
+          if (unscaled != 0 || digit != 0) {
+            unscaled = unscaled * 10 + digit;
+            digits++;
+          }
+          if (afterPoint) {
+            exponent--;
+          }
+        }
+      }
+      while (unscaled % 10 == 0) {
+        unscaled /= 10;
+        exponent++;
+        digits--;
+      }
+      return new Digits(unscaled, exponent, digits);
+    }
+
+    static Digits of(BigDecimal positive) {
+      BigDecimal stripped = positive.stripTrailingZeros();
+      BigInteger unscaled = stripped.unscaledValue();
+      return new Digits(unscaled.longValueExact(), -stripped.scale(), stripped.precision());
+    }
+
+    String toPlain(boolean negative) {
+      String digitText = Long.toString(unscaled);
+      StringBuilder out = new StringBuilder(digitText.length() + Math.abs(exponent) + 3);
+      if (negative) {
+        out.append('-');
+      }
+      if (exponent >= 0) {
+        out.append(digitText);
+        out.append("0".repeat(exponent));
+      } else if (digitText.length() > -exponent) {
+        int point = digitText.length() + exponent;
+        out.append(digitText, 0, point).append('.').append(digitText, point, digitText.length());
+      } else {
+        out.append("0.").append("0".repeat(-exponent - digitText.length())).append(digitText);
+      }
+      return out.toString();
+    }
+  }
+}
