@@ -11,11 +11,18 @@ public final class ComponentStartException extends RuntimeException {
 
   private final Component component;
   private final Path log;
+  private final String reason;
 
   public ComponentStartException(Component component, Path log, String reason, Throwable cause) {
     super(component.displayName() + " failed to start: " + reason + " (log: " + log + ")", cause);
     this.component = component;
     this.log = log;
+    this.reason = reason;
+  }
+
+  /** What went wrong, without the component and log. */
+  public String reason() {
+    return reason;
   }
 
   public Component component() {

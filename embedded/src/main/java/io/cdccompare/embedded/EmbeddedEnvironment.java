@@ -118,11 +118,37 @@ public final class EmbeddedEnvironment implements AutoCloseable {
       }
       if (failure != null) {
         toStart.forEach(EmbeddedServer::close);
-        throw failure;
+        throw keepLog(failure);
       }
       toStart.forEach(s -> servers.put(s.component(), s));
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  /**
+   * The environment's directory is deleted on close, so the log of a server that failed to start is
+   * copied to {@code ${java.io.tmpdir}/cdc-compare-logs/} and the error names the copy.
+   */
+  private static RuntimeException keepLog(RuntimeException failure) {
+    if (!(failure instanceof ComponentStartException start) || !Files.exists(start.log())) {
+      return failure;
+    }
+    try {
+      Path kept = tempRoot().resolve("cdc-compare-logs");
+      Files.createDirectories(kept);
+      Path copy =
+          kept.resolve(start.component().displayName() + "-" + System.currentTimeMillis() + ".log");
+      Files.copy(start.log(), copy);
+      ComponentStartException moved =
+          new ComponentStartException(start.component(), copy, start.reason(), start.getCause());
+      for (Throwable other : failure.getSuppressed()) {
+        moved.addSuppressed(other);
+      }
+      return moved;
+    } catch (IOException e) {
+      failure.addSuppressed(e);
+      return failure;
     }
   }
 

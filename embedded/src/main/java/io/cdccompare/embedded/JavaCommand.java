@@ -12,6 +12,15 @@ final class JavaCommand {
     return Path.of(System.getProperty("java.home"), "bin", "java");
   }
 
+  /** This JVM's class path with every entry made absolute (children run in other directories). */
+  static String absoluteClassPath() {
+    return java.util.Arrays.stream(
+            System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+        .filter(entry -> !entry.isEmpty())
+        .map(entry -> Path.of(entry).toAbsolutePath().toString())
+        .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
+  }
+
   /**
    * A child JVM that runs {@code mainClass} on this JVM's class path and halts by itself when this
    * JVM disappears (so a killed parent leaves no orphan broker).
@@ -26,7 +35,7 @@ final class JavaCommand {
     command.add("-Xshare:auto");
     command.addAll(jvmOptions);
     command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
+    command.add(absoluteClassPath());
     command.add(ParentWatchdog.class.getName());
     command.add(Long.toString(ProcessHandle.current().pid()));
     command.add(mainClass);

@@ -1,0 +1,63 @@
+package io.cdccompare.app;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The one {@code cdc-compare} command. It only parses arguments, wires objects and runs them; every
+ * capability lives in a library module.
+ *
+ * <p>Exit codes: 0 ok, 1 failure, 2 usage error.
+ */
+@Command(
+    name = "cdc-compare",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description =
+        "Proves, while CDC replication keeps running, that every target holds the same"
+            + " rows as the source.",
+    subcommands = {EnvCommand.class, CommandLine.HelpCommand.class})
+public final class CdcCompare implements Runnable {
+  public static final int EXIT_OK = 0;
+  public static final int EXIT_FAILURE = 1;
+  public static final int EXIT_USAGE = 2;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required");
+  }
+
+  public static void main(String[] args) {
+    System.exit(execute(args));
+  }
+
+  /** Runs the command line and returns its exit code (for tests and {@link #main}). */
+  public static int execute(String... args) {
+    return commandLine().execute(args);
+  }
+
+  static CommandLine commandLine() {
+    CommandLine cli = new CommandLine(new CdcCompare());
+    cli.setExecutionExceptionHandler(CdcCompare::reportFailure);
+    return cli;
+  }
+
+  /** A failure is one clear line on standard error and exit code 1; the stack trace is logged. */
+  private static int reportFailure(
+      Exception e, CommandLine cli, CommandLine.ParseResult parseResult) {
+    PrintWriter err = cli.getErr();
+    err.println("cdc-compare: " + oneLine(e));
+    err.flush();
+    org.slf4j.LoggerFactory.getLogger(CdcCompare.class).debug("command failed", e);
+    return EXIT_FAILURE;
+  }
+
+  static String oneLine(Throwable e) {
+    String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    int nl = message.indexOf('\n');
+    return nl < 0 ? message : message.substring(0, nl);
+  }
+}
