@@ -1,0 +1,62 @@
+package io.cdccompare.verifier.hash;
+
+import io.cdccompare.core.key.KeyCodec;
+import io.cdccompare.verifier.sql.ColumnAccess;
+import io.cdccompare.verifier.sql.ColumnType;
+import io.cdccompare.verifier.sql.Dialect;
+import io.cdccompare.verifier.sql.ValueReader;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads the key columns of the current row and encodes them with a {@link KeyCodec}: the text that
+ * becomes the Kafka record key of the row. The query must select {@link #selectList()} in order
+ * from column {@code firstColumn} on. Immutable; safe to share if the codec is.
+ */
+public final class JdbcKeyReader {
+
+  private final KeyCodec codec;
+  private final List<String> selectList = new ArrayList<>();
+  private final ValueReader[] readers;
+  private final int firstColumn;
+
+  public JdbcKeyReader(
+      Dialect dialect,
+      KeyCodec codec,
+      List<String> keyColumns,
+      Map<String, ColumnType> physicalTypes,
+      int firstColumn) {
+    if (keyColumns.size() != codec.keyTypes().size()) {
+      throw new IllegalArgumentException("one key column per key type");
+    }
+    this.codec = codec;
+    this.readers = new ValueReader[keyColumns.size()];
+    for (int i = 0; i < keyColumns.size(); i++) {
+      String column = keyColumns.get(i);
+      ColumnType type = physicalTypes.get(column);
+      if (type == null) {
+        throw new IllegalArgumentException("key column '" + column + "' does not exist");
+      }
+      ColumnAccess access = dialect.access(column, type);
+      selectList.add(access.selectExpression(dialect.quote(column)));
+      readers[i] = access.reader();
+    }
+    this.firstColumn = firstColumn;
+  }
+
+  public List<String> selectList() {
+    return List.copyOf(selectList);
+  }
+
+  /** The encoded key of the current row. */
+  public String encode(ResultSet row) throws SQLException {
+    List<Object> values = new ArrayList<>(readers.length);
+    for (int i = 0; i < readers.length; i++) {
+      values.add(readers[i].read(row, firstColumn + i));
+    }
+    return codec.encode(values);
+  }
+}

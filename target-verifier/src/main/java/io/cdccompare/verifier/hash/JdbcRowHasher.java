@@ -1,0 +1,105 @@
+package io.cdccompare.verifier.hash;
+
+import io.cdccompare.core.rowhash.CanonicalFormat;
+import io.cdccompare.core.rowhash.HashFunction;
+import io.cdccompare.core.rowhash.RowHash;
+import io.cdccompare.core.rowhash.RowHasher;
+import io.cdccompare.core.rowhash.plan.HashPlan;
+import io.cdccompare.core.rowhash.plan.HashedColumn;
+import io.cdccompare.verifier.sql.ColumnAccess;
+import io.cdccompare.verifier.sql.ColumnType;
+import io.cdccompare.verifier.sql.Dialect;
+import io.cdccompare.verifier.sql.ValueReader;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The row hash of rows read over JDBC: for each column of a {@link HashPlan}, the dialect's {@link
+ * ColumnAccess} for the column's physical type on this side says what to select and how to read it;
+ * the core {@link RowHasher} makes the canonical text (by the plan's logical type) and hashes it.
+ *
+ * <p>The query must select {@link #selectList()} in order, starting at column {@code firstColumn}.
+ * Not thread-safe (one per scan), like the {@link RowHasher} it holds.
+ */
+public final class JdbcRowHasher {
+
+  /** Which name of a {@link HashedColumn} this side reads. */
+  public enum Side {
+    SOURCE,
+    TARGET
+  }
+
+  private final List<String> selectList;
+  private final ValueReader[] readers;
+  private final RowHasher hasher;
+  private final Object[] values;
+  private final int firstColumn;
+
+  /**
+   * @param physicalTypes this side's column name → physical type ({@link TableCatalog#describe})
+   * @param firstColumn the 1-based result set column of the first hashed column
+   * @throws IllegalArgumentException if a column is missing on this side
+   */
+  public JdbcRowHasher(
+      HashPlan plan,
+      Side side,
+      Dialect dialect,
+      Map<String, ColumnType> physicalTypes,
+      CanonicalFormat format,
+      HashFunction hashFunction,
+      int firstColumn) {
+    List<HashedColumn> columns = plan.columns();
+    this.selectList = new ArrayList<>(columns.size());
+    this.readers = new ValueReader[columns.size()];
+    for (int i = 0; i < columns.size(); i++) {
+      HashedColumn column = columns.get(i);
+      String name = side == Side.SOURCE ? column.sourceName() : column.targetName();
+      ColumnType type = physicalTypes.get(name);
+      if (type == null) {
+        throw new IllegalArgumentException(
+            "tables["
+                + plan.table()
+                + "].columns["
+                + column.sourceName()
+                + "]: column '"
+                + name
+                + "' does not exist on the "
+                + dialect.name()
+                + " "
+                + side.name().toLowerCase()
+                + " side");
+      }
+      ColumnAccess access = dialect.access(name, type);
+      selectList.add(access.selectExpression(dialect.quote(name)));
+      readers[i] = access.reader();
+    }
+    this.hasher = new RowHasher(columns, format, hashFunction);
+    this.values = new Object[columns.size()];
+    this.firstColumn = firstColumn;
+  }
+
+  /** The select-list expressions, in plan order. */
+  public List<String> selectList() {
+    return List.copyOf(selectList);
+  }
+
+  /** The hash of the result set's current row. */
+  public RowHash hash(ResultSet row) throws SQLException {
+    return hasher.hash(read(row));
+  }
+
+  /** The canonical text of the current row, for diagnostics (never logged: it holds data). */
+  public String canonicalText(ResultSet row) throws SQLException {
+    return hasher.canonicalText(read(row));
+  }
+
+  private Object[] read(ResultSet row) throws SQLException {
+    for (int i = 0; i < readers.length; i++) {
+      values[i] = readers[i].read(row, firstColumn + i);
+    }
+    return values;
+  }
+}
