@@ -1,0 +1,321 @@
+package io.cdccompare.producer.capture;
+
+import io.cdccompare.core.table.TableName;
+import io.cdccompare.producer.config.ConfigFile;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.ValidString;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.types.Password;
+
+/**
+ * Configuration of the capture: every key declared once with its type, default, validation and
+ * documentation. {@code producer.*} settings go to the Kafka producer, {@code debezium.*} settings
+ * to the Debezium engine (without the prefix), after ours, so an expert can override anything.
+ */
+public final class CaptureConfig {
+  public static final String TOPIC_PREFIX = "topic.prefix";
+  public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
+  public static final String SOURCE_HOST = "source.hostname";
+  public static final String SOURCE_PORT = "source.port";
+  public static final String SOURCE_DATABASE = "source.database";
+  public static final String SOURCE_USER = "source.user";
+  public static final String SOURCE_PASSWORD = "source.password";
+  public static final String TABLES = "tables";
+  public static final String TOPIC_PARTITIONS = "topic.partitions";
+  public static final String TOPIC_REPLICATION = "topic.replication.factor";
+  public static final String SLOT_NAME = "slot.name";
+  public static final String PUBLICATION_NAME = "publication.name";
+  public static final String SNAPSHOT = "snapshot";
+  public static final String HEARTBEAT_MS = "heartbeat.interval.ms";
+  public static final String POLL_MS = "poll.interval.ms";
+  public static final String OFFSETS_TOPIC = "offsets.topic";
+  public static final String ALERTS_TOPIC = "alerts.topic";
+  public static final String NAME = "capture.name";
+  public static final String REGISTRY_URL = "schema.registry.url";
+
+  static final Set<String> PREFIXES =
+      Set.of("producer.", "debezium.", "admin.", "schema.registry.");
+
+  static final ConfigDef DEFINITION =
+      new ConfigDef()
+          .define(
+              TOPIC_PREFIX,
+              Type.STRING,
+              ConfigDef.NO_DEFAULT_VALUE,
+              new TopicPart(),
+              Importance.HIGH,
+              "Prefix of every topic name (<prefix>.<schema>.<table>); also names the capture.")
+          .define(
+              BOOTSTRAP_SERVERS,
+              Type.LIST,
+              ConfigDef.NO_DEFAULT_VALUE,
+              ConfigDef.ValidList.anyNonDuplicateValues(false, false),
+              Importance.HIGH,
+              "Kafka bootstrap servers.")
+          .define(
+              REGISTRY_URL,
+              Type.STRING,
+              ConfigDef.NO_DEFAULT_VALUE,
+              new ConfigDef.NonEmptyString(),
+              Importance.HIGH,
+              "Schema registry with the Confluent-compatible API (markers and alerts are Avro).")
+          .define(
+              SOURCE_HOST,
+              Type.STRING,
+              ConfigDef.NO_DEFAULT_VALUE,
+              new ConfigDef.NonEmptyString(),
+              Importance.HIGH,
+              "Source PostgreSQL host.")
+          .define(
+              SOURCE_PORT,
+              Type.INT,
+              5432,
+              Range.between(1, 65535),
+              Importance.HIGH,
+              "Source PostgreSQL port.")
+          .define(
+              SOURCE_DATABASE,
+              Type.STRING,
+              ConfigDef.NO_DEFAULT_VALUE,
+              new ConfigDef.NonEmptyString(),
+              Importance.HIGH,
+              "Source database name.")
+          .define(
+              SOURCE_USER,
+              Type.STRING,
+              ConfigDef.NO_DEFAULT_VALUE,
+              new ConfigDef.NonEmptyString(),
+              Importance.HIGH,
+              "Source user with the REPLICATION attribute.")
+          .define(
+              SOURCE_PASSWORD,
+              Type.PASSWORD,
+              "",
+              Importance.HIGH,
+              "Source password (use ${env:NAME} or ${file:path:key}).")
+          .define(
+              TABLES,
+              Type.STRING,
+              ConfigDef.NO_DEFAULT_VALUE,
+              new TableList(),
+              Importance.HIGH,
+              "Captured tables, comma separated schema.table; quote parts with other characters:"
+                  + " \"My Schema\".\"a.b\".")
+          .define(
+              TOPIC_PARTITIONS,
+              Type.INT,
+              3,
+              Range.between(1, 10_000),
+              Importance.MEDIUM,
+              "Partitions of each table topic created by the capture. Fixed once chosen: the"
+                  + " key-to-partition mapping depends on it.")
+          .define(
+              TOPIC_REPLICATION,
+              Type.SHORT,
+              (short) -1,
+              Importance.MEDIUM,
+              "Replication factor of created topics (-1: the broker's default).")
+          .define(
+              SLOT_NAME,
+              Type.STRING,
+              "",
+              Importance.MEDIUM,
+              "Replication slot name (default: cdc_compare_<prefix>).")
+          .define(
+              PUBLICATION_NAME,
+              Type.STRING,
+              "",
+              Importance.MEDIUM,
+              "Publication name (default: cdc_compare_<prefix>); it is created and kept to exactly the"
+                  + " captured tables plus repi.validatetables.")
+          .define(
+              SNAPSHOT,
+              Type.STRING,
+              "never",
+              ValidString.in("never", "initial"),
+              Importance.MEDIUM,
+              "never: stream changes from now on; initial: first copy the tables' rows (first run only).")
+          .define(
+              HEARTBEAT_MS,
+              Type.INT,
+              10_000,
+              Range.atLeast(0),
+              Importance.LOW,
+              "Debezium heartbeat interval, so an idle source does not keep WAL forever (0: off).")
+          .define(
+              POLL_MS,
+              Type.LONG,
+              50L,
+              Range.atLeast(1),
+              Importance.LOW,
+              "How long Debezium waits for new changes per poll; lower is lower latency.")
+          .define(
+              OFFSETS_TOPIC,
+              Type.STRING,
+              "",
+              Importance.LOW,
+              "Topic of the engine's source offsets (default: <prefix>.capture.offsets).")
+          .define(
+              ALERTS_TOPIC,
+              Type.STRING,
+              "",
+              Importance.LOW,
+              "Topic of alert events (default: <prefix>.compare.alerts).")
+          .define(
+              NAME,
+              Type.STRING,
+              "",
+              Importance.LOW,
+              "Name of the engine whose offsets are stored (default: cdc-compare-capture-<prefix>).");
+
+  private final AbstractConfig values;
+  private final Map<String, String> raw;
+
+  private CaptureConfig(Map<String, String> raw) {
+    this.raw = raw;
+    this.values = new AbstractConfig(DEFINITION, raw, false);
+  }
+
+  public static CaptureConfig load(Path file) {
+    return new CaptureConfig(ConfigFile.load(file, DEFINITION, PREFIXES));
+  }
+
+  public static CaptureConfig of(Map<String, String> values) {
+    return new CaptureConfig(
+        ConfigFile.check(
+            new LinkedHashMap<>(values), DEFINITION, PREFIXES, "capture configuration"));
+  }
+
+  public String topicPrefix() {
+    return values.getString(TOPIC_PREFIX);
+  }
+
+  public String bootstrapServers() {
+    return String.join(",", values.getList(BOOTSTRAP_SERVERS));
+  }
+
+  public String schemaRegistryUrl() {
+    return values.getString(REGISTRY_URL);
+  }
+
+  public String sourceHost() {
+    return values.getString(SOURCE_HOST);
+  }
+
+  public int sourcePort() {
+    return values.getInt(SOURCE_PORT);
+  }
+
+  public String sourceDatabase() {
+    return values.getString(SOURCE_DATABASE);
+  }
+
+  public String sourceUser() {
+    return values.getString(SOURCE_USER);
+  }
+
+  public Password sourcePassword() {
+    return values.getPassword(SOURCE_PASSWORD);
+  }
+
+  public String sourceJdbcUrl() {
+    return "jdbc:postgresql://" + sourceHost() + ":" + sourcePort() + "/" + sourceDatabase();
+  }
+
+  public List<TableName> tables() {
+    return TableName.parseList(values.getString(TABLES));
+  }
+
+  public int topicPartitions() {
+    return values.getInt(TOPIC_PARTITIONS);
+  }
+
+  public short topicReplicationFactor() {
+    return values.getShort(TOPIC_REPLICATION);
+  }
+
+  public String slotName() {
+    return orDefault(
+        SLOT_NAME, "cdc_compare_" + topicPrefix().replaceAll("[^a-zA-Z0-9_]", "_").toLowerCase());
+  }
+
+  public String publicationName() {
+    return orDefault(
+        PUBLICATION_NAME,
+        "cdc_compare_" + topicPrefix().replaceAll("[^a-zA-Z0-9_]", "_").toLowerCase());
+  }
+
+  public boolean initialSnapshot() {
+    return "initial".equals(values.getString(SNAPSHOT));
+  }
+
+  public int heartbeatIntervalMs() {
+    return values.getInt(HEARTBEAT_MS);
+  }
+
+  public long pollIntervalMs() {
+    return values.getLong(POLL_MS);
+  }
+
+  public String offsetsTopic() {
+    return orDefault(OFFSETS_TOPIC, topicPrefix() + ".capture.offsets");
+  }
+
+  public String alertsTopic() {
+    return orDefault(ALERTS_TOPIC, topicPrefix() + ".compare.alerts");
+  }
+
+  public String engineName() {
+    return orDefault(NAME, "cdc-compare-capture-" + topicPrefix());
+  }
+
+  /** Settings under a pass-through prefix, with the prefix removed. */
+  public Map<String, Object> withPrefix(String prefix) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    raw.forEach(
+        (k, v) -> {
+          if (k.startsWith(prefix)) {
+            out.put(k.substring(prefix.length()), v);
+          }
+        });
+    return out;
+  }
+
+  private String orDefault(String key, String fallback) {
+    String v = values.getString(key);
+    return v == null || v.isBlank() ? fallback : v;
+  }
+
+  /** A topic prefix uses only the characters Kafka allows in topic names. */
+  static final class TopicPart implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(String name, Object value) {
+      if (value == null || !value.toString().matches("[a-zA-Z0-9._-]{1,200}")) {
+        throw new ConfigException(name, value, "use 1-200 of the characters a-z A-Z 0-9 . _ -");
+      }
+    }
+  }
+
+  /** The table list parses and is not empty. */
+  static final class TableList implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(String name, Object value) {
+      try {
+        if (value == null || TableName.parseList(value.toString()).isEmpty()) {
+          throw new ConfigException(name, value, "name at least one schema.table");
+        }
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+  }
+}

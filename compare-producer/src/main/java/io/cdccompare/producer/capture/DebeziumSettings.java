@@ -1,0 +1,77 @@
+package io.cdccompare.producer.capture;
+
+import io.cdccompare.core.table.TableName;
+import java.util.Properties;
+import java.util.stream.Collectors;
+
+/**
+ * The Debezium engine settings the capture pins. Value conversions are fixed so the canonical text
+ * of a delivered value equals the text of the same value read over JDBC: exact decimals ({@code
+ * precise}), microsecond temporals ({@code adaptive_time_microseconds}), bytes as bytes. The
+ * publication is managed by the capture ({@code disabled} auto-creation), and offsets are flushed
+ * after every acknowledged batch.
+ */
+final class DebeziumSettings {
+  private DebeziumSettings() {}
+
+  static Properties engineProperties(CaptureConfig config) {
+    Properties p = new Properties();
+    p.setProperty("name", config.engineName());
+    p.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
+    p.setProperty("offset.storage", "org.apache.kafka.connect.storage.KafkaOffsetBackingStore");
+    p.setProperty("offset.storage.topic", config.offsetsTopic());
+    p.setProperty("offset.storage.partitions", "1");
+    p.setProperty(
+        "offset.storage.replication.factor", Short.toString(config.topicReplicationFactor()));
+    p.setProperty("offset.flush.interval.ms", "0");
+    p.setProperty("bootstrap.servers", config.bootstrapServers());
+    p.setProperty("database.hostname", config.sourceHost());
+    p.setProperty("database.port", Integer.toString(config.sourcePort()));
+    p.setProperty("database.user", config.sourceUser());
+    p.setProperty("database.password", config.sourcePassword().value());
+    p.setProperty("database.dbname", config.sourceDatabase());
+    p.setProperty("topic.prefix", config.topicPrefix());
+    p.setProperty("plugin.name", "pgoutput");
+    p.setProperty("slot.name", config.slotName());
+    p.setProperty("publication.name", config.publicationName());
+    p.setProperty("publication.autocreate.mode", "disabled");
+    p.setProperty("table.include.list", includeList(config));
+    p.setProperty("snapshot.mode", config.initialSnapshot() ? "initial" : "no_data");
+    p.setProperty("heartbeat.interval.ms", Integer.toString(config.heartbeatIntervalMs()));
+    p.setProperty("poll.interval.ms", Long.toString(config.pollIntervalMs()));
+    p.setProperty("decimal.handling.mode", "precise");
+    p.setProperty("time.precision.mode", "adaptive_time_microseconds");
+    p.setProperty("binary.handling.mode", "bytes");
+    p.setProperty("interval.handling.mode", "string");
+    p.setProperty("tombstones.on.delete", "false");
+    p.setProperty("slot.drop.on.stop", "false");
+    p.setProperty("errors.max.retries", "0");
+    config.withPrefix("debezium.").forEach((k, v) -> p.setProperty(k, String.valueOf(v)));
+    return p;
+  }
+
+  /**
+   * Debezium's include list is comma separated regular expressions over {@code schema.table}: every
+   * character that means something to a regex, and the comma, is escaped, so a name can never widen
+   * the capture.
+   */
+  static String includeList(CaptureConfig config) {
+    java.util.List<TableName> tables = new java.util.ArrayList<>(config.tables());
+    tables.add(NoteTable.NAME);
+    return tables.stream()
+        .map(t -> literal(t.schema()) + "\\." + literal(t.table()))
+        .collect(Collectors.joining(","));
+  }
+
+  static String literal(String name) {
+    StringBuilder out = new StringBuilder();
+    for (char c : name.toCharArray()) {
+      if (Character.isLetterOrDigit(c) || c == '_') {
+        out.append(c);
+      } else {
+        out.append('\\').append(c);
+      }
+    }
+    return out.toString();
+  }
+}

@@ -1,0 +1,49 @@
+package io.cdccompare.producer.capture;
+
+import io.cdccompare.core.table.TableName;
+
+/**
+ * The layout of {@code repi.validatetables}, the table whose updates are the compare notes. One row
+ * per (task, source table); the compare producer updates it twice per chunk (OPEN before the read,
+ * CLOSE after the hash records are durable), and the capture turns each update into markers in
+ * every partition of the noted table's topic. It is the only {@code repi} table in the publication;
+ * {@code repi.capturetopics} records each table topic's partition count.
+ */
+public final class NoteTable {
+  public static final TableName NAME = new TableName("repi", "validatetables");
+
+  /** Columns, in order; every one is documented in the README's capture section. */
+  public static final String DDL =
+      """
+      CREATE TABLE IF NOT EXISTS repi.validatetables (
+        task               text        NOT NULL,
+        table_schema       text        NOT NULL,
+        table_name         text        NOT NULL,
+        run_id             text        NOT NULL,
+        kind               text        NOT NULL DEFAULT 'FULL'
+                           CHECK (kind IN ('FULL', 'INCREMENTAL', 'REPAIR', 'RECHECK')),
+        chunk              bigint      NOT NULL,
+        phase              text        NOT NULL CHECK (phase IN ('OPEN', 'CLOSE')),
+        deep               integer     NOT NULL DEFAULT 10 CHECK (deep BETWEEN 1 AND 100),
+        first_key          text,
+        last_key           text,
+        chunk_rows         integer,
+        compared_rows      integer,
+        hashes_topic       text,
+        hash_locations     text,
+        column_fingerprint text,
+        saved_position     text,
+        noted_at           timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (task, table_schema, table_name)
+      )""";
+
+  public static final String TOPICS_DDL =
+      """
+      CREATE TABLE IF NOT EXISTS repi.capturetopics (
+        topic       text        PRIMARY KEY,
+        partitions  integer     NOT NULL CHECK (partitions > 0),
+        recorded_at timestamptz NOT NULL DEFAULT now()
+      )""";
+
+  private NoteTable() {}
+}

@@ -1,0 +1,193 @@
+package io.cdccompare.producer.capture;
+
+import io.cdccompare.core.table.TableName;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+
+/**
+ * What the capture needs to know and set up on the source PostgreSQL: that each table exists and
+ * has a key, the note tables, the publication (exactly the captured tables plus the note table) and
+ * the replication slot's state. Every identifier is checked against the catalog and quoted; values
+ * are bound parameters.
+ */
+final class SourceCatalog implements AutoCloseable {
+  private final Connection connection;
+  private final String database;
+
+  SourceCatalog(CaptureConfig config) throws SQLException {
+    Properties props = new Properties();
+    props.put("user", config.sourceUser());
+    props.put("password", config.sourcePassword().value());
+    props.put("ApplicationName", "cdc-compare-capture");
+    this.connection = DriverManager.getConnection(config.sourceJdbcUrl(), props);
+    this.database = config.sourceDatabase();
+  }
+
+  /** The primary-key columns of a table, in key order; refuses a missing or keyless table. */
+  List<String> keyColumns(TableName table) throws SQLException {
+    if (!exists(table)) {
+      throw new IllegalArgumentException(
+          "table " + table + " does not exist in source database " + database);
+    }
+    List<String> columns = new ArrayList<>();
+    try (PreparedStatement s =
+        connection.prepareStatement(
+            "SELECT a.attname FROM pg_index i"
+                + " JOIN pg_class c ON c.oid = i.indrelid"
+                + " JOIN pg_namespace n ON n.oid = c.relnamespace"
+                + " JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord) ON true"
+                + " JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum"
+                + " WHERE i.indisprimary AND n.nspname = ? AND c.relname = ? ORDER BY k.ord")) {
+      s.setString(1, table.schema());
+      s.setString(2, table.table());
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          columns.add(rs.getString(1));
+        }
+      }
+    }
+    if (columns.isEmpty()) {
+      throw new IllegalArgumentException(
+          "table " + table + " has no primary key; the capture keys every change by it");
+    }
+    return columns;
+  }
+
+  private boolean exists(TableName table) throws SQLException {
+    try (PreparedStatement s =
+        connection.prepareStatement(
+            "SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                + " WHERE n.nspname = ? AND c.relname = ? AND c.relkind IN ('r', 'p')")) {
+      s.setString(1, table.schema());
+      s.setString(2, table.table());
+      try (ResultSet rs = s.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
+  /** Creates the {@code repi} schema and its tables when missing. */
+  void ensureNoteTables() throws SQLException {
+    try (Statement s = connection.createStatement()) {
+      s.execute("CREATE SCHEMA IF NOT EXISTS repi");
+      s.execute(NoteTable.DDL);
+      s.execute(NoteTable.TOPICS_DDL);
+    }
+  }
+
+  /** Creates the publication, or sets its tables to exactly {@code tables} plus the note table. */
+  void ensurePublication(String name, List<TableName> tables) throws SQLException {
+    Set<TableName> wanted = new LinkedHashSet<>(tables);
+    wanted.add(NoteTable.NAME);
+    StringBuilder list = new StringBuilder();
+    for (TableName t : wanted) {
+      if (list.length() > 0) {
+        list.append(", ");
+      }
+      list.append(quote(t.schema())).append('.').append(quote(t.table()));
+    }
+    Optional<Set<TableName>> existing = publicationTables(name);
+    try (Statement s = connection.createStatement()) {
+      if (existing.isEmpty()) {
+        s.execute("CREATE PUBLICATION " + quote(name) + " FOR TABLE " + list);
+      } else if (!existing.get().equals(wanted)) {
+        s.execute("ALTER PUBLICATION " + quote(name) + " SET TABLE " + list);
+      }
+    }
+  }
+
+  private Optional<Set<TableName>> publicationTables(String name) throws SQLException {
+    try (PreparedStatement p =
+        connection.prepareStatement("SELECT 1 FROM pg_publication WHERE pubname = ?")) {
+      p.setString(1, name);
+      try (ResultSet rs = p.executeQuery()) {
+        if (!rs.next()) {
+          return Optional.empty();
+        }
+      }
+    }
+    Set<TableName> tables = new LinkedHashSet<>();
+    try (PreparedStatement p =
+        connection.prepareStatement(
+            "SELECT schemaname, tablename FROM pg_publication_tables WHERE pubname = ?")) {
+      p.setString(1, name);
+      try (ResultSet rs = p.executeQuery()) {
+        while (rs.next()) {
+          tables.add(new TableName(rs.getString(1), rs.getString(2)));
+        }
+      }
+    }
+    return Optional.of(tables);
+  }
+
+  /** The slot's state, or empty when there is no slot of that name. */
+  Optional<SlotState> slot(String name) throws SQLException {
+    try (PreparedStatement p =
+        connection.prepareStatement(
+            "SELECT confirmed_flush_lsn::text, wal_status, invalidation_reason, database"
+                + " FROM pg_replication_slots WHERE slot_name = ?")) {
+      p.setString(1, name);
+      try (ResultSet rs = p.executeQuery()) {
+        if (!rs.next()) {
+          return Optional.empty();
+        }
+        return Optional.of(
+            new SlotState(
+                name, rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)));
+      }
+    }
+  }
+
+  /** The partition count recorded for a topic when the capture first used it. */
+  Optional<Integer> recordedPartitions(String topic) throws SQLException {
+    try (PreparedStatement p =
+        connection.prepareStatement("SELECT partitions FROM repi.capturetopics WHERE topic = ?")) {
+      p.setString(1, topic);
+      try (ResultSet rs = p.executeQuery()) {
+        return rs.next() ? Optional.of(rs.getInt(1)) : Optional.empty();
+      }
+    }
+  }
+
+  void recordPartitions(String topic, int partitions) throws SQLException {
+    try (PreparedStatement p =
+        connection.prepareStatement(
+            "INSERT INTO repi.capturetopics (topic, partitions) VALUES (?, ?)"
+                + " ON CONFLICT (topic) DO NOTHING")) {
+      p.setString(1, topic);
+      p.setInt(2, partitions);
+      p.executeUpdate();
+    }
+  }
+
+  static String quote(String identifier) {
+    return "\"" + identifier.replace("\"", "\"\"") + "\"";
+  }
+
+  @Override
+  public void close() throws SQLException {
+    connection.close();
+  }
+
+  /** A replication slot as {@code pg_replication_slots} shows it. */
+  record SlotState(
+      String name,
+      String confirmedFlushLsn,
+      String walStatus,
+      String invalidationReason,
+      String database) {
+    boolean lost() {
+      return "lost".equals(walStatus) || invalidationReason != null;
+    }
+  }
+}
