@@ -60,6 +60,38 @@ public final class CanonicalValues {
     };
   }
 
+  /**
+   * Appends the canonical text of a non-null value to {@code out}, without the intermediate strings
+   * of {@link #canonical} for the common JDBC types; same text.
+   */
+  static void appendTo(LogicalType type, Object value, StringBuilder out) {
+    switch (type) {
+      case SMALLINT, INTEGER, BIGINT -> {
+        if (value instanceof Long || value instanceof Integer || value instanceof Short) {
+          out.append(((Number) value).longValue());
+        } else {
+          out.append(NumericText.integer(value));
+        }
+      }
+      case DECIMAL -> {
+        if (value instanceof java.math.BigDecimal decimal) {
+          NumericText.appendDecimal(decimal, out);
+        } else {
+          out.append(NumericText.decimal(value));
+        }
+      }
+      case TIMESTAMP -> {
+        if (value instanceof java.time.LocalDateTime dateTime) {
+          TemporalText.appendTimestamp(dateTime, out);
+        } else {
+          out.append(TemporalText.timestamp(value));
+        }
+      }
+      case TIMESTAMP_TZ -> TemporalText.appendTimestampTz(value, out);
+      default -> out.append(canonical(type, value));
+    }
+  }
+
   static IllegalArgumentException unsupported(LogicalType type, Object value) {
     return new IllegalArgumentException(
         "a " + type + " value cannot be read from a " + value.getClass().getName());

@@ -52,6 +52,42 @@ final class NumericText {
     return value.stripTrailingZeros().toPlainString();
   }
 
+  /** Same text as {@link #decimal(BigDecimal)}, computed in a long when the digits fit one. */
+  static void appendDecimal(BigDecimal value, StringBuilder out) {
+    int scale = value.scale();
+    if (scale < 0 || scale > 18 || value.precision() > 18) {
+      out.append(decimal(value));
+      return;
+    }
+    long unscaled = value.unscaledValue().longValue();
+    if (unscaled == 0) {
+      out.append('0');
+      return;
+    }
+    while (scale > 0 && unscaled % 10 == 0) {
+      unscaled /= 10;
+      scale--;
+    }
+    if (unscaled < 0) {
+      out.append('-');
+      unscaled = -unscaled;
+    }
+    if (scale == 0) {
+      out.append(unscaled);
+      return;
+    }
+    long divisor = 1;
+    for (int i = 0; i < scale; i++) {
+      divisor *= 10;
+    }
+    out.append(unscaled / divisor).append('.');
+    String fraction = Long.toString(unscaled % divisor);
+    for (int i = fraction.length(); i < scale; i++) {
+      out.append('0');
+    }
+    out.append(fraction);
+  }
+
   /** A decimal given as text, e.g. by Debezium's {@code decimal.handling.mode=string}. */
   static String decimal(String text) {
     String trimmed = text.strip();

@@ -18,6 +18,13 @@ public final class RowHasher {
 
   private final LogicalType[] types;
   private final ColumnFunction[][] functions;
+
+  /**
+   * Columns written straight into the row text: no functions, and a type whose canonical text never
+   * holds a separator or backslash (so strict escaping has nothing to do).
+   */
+  private final boolean[] direct;
+
   private final CanonicalFormat format;
   private final HashFunction.Digest digest;
   private final StringBuilder text = new StringBuilder(256);
@@ -29,9 +36,15 @@ public final class RowHasher {
     }
     this.types = new LogicalType[columns.size()];
     this.functions = new ColumnFunction[columns.size()][];
+    this.direct = new boolean[columns.size()];
     for (int i = 0; i < columns.size(); i++) {
       types[i] = columns.get(i).type();
       functions[i] = columns.get(i).functions().toArray(ColumnFunction[]::new);
+      TypeFamily family = types[i].family();
+      boolean mayHoldSeparator =
+          family == TypeFamily.TEXT || family == TypeFamily.JSON || family == TypeFamily.UUID;
+      direct[i] =
+          functions[i].length == 0 && (format == CanonicalFormat.COMPATIBLE || !mayHoldSeparator);
     }
     this.format = format;
     this.digest = hashFunction.newDigest();
@@ -81,7 +94,24 @@ public final class RowHasher {
       if (i > 0) {
         text.append(',');
       }
-      appendValue(columnText(i, values[i]));
+      if (direct[i]) {
+        appendDirect(types[i], values[i]);
+      } else {
+        appendValue(columnText(i, values[i]));
+      }
+    }
+  }
+
+  /** Same text as {@link #appendValue}, written straight into the row text. */
+  private void appendDirect(LogicalType type, Object value) {
+    if (value == null) {
+      text.append(format == CanonicalFormat.COMPATIBLE ? "N" : "\\N");
+      return;
+    }
+    int start = text.length();
+    CanonicalValues.appendTo(type, value, text);
+    if (format == CanonicalFormat.COMPATIBLE && text.length() == start) {
+      text.append('N');
     }
   }
 
@@ -92,6 +122,10 @@ public final class RowHasher {
     }
     if (canonical == null) {
       text.append("\\N");
+      return;
+    }
+    if (canonical.indexOf(',') < 0 && canonical.indexOf('\\') < 0) {
+      text.append(canonical);
       return;
     }
     for (int i = 0; i < canonical.length(); i++) {

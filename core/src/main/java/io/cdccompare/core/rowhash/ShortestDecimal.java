@@ -49,9 +49,50 @@ final class ShortestDecimal {
       return "0";
     }
     double abs = Math.abs(value);
-    Digits candidate = Digits.parse(Double.toString(abs));
-    Digits shortest = isProvenShortest(candidate, abs) ? candidate : searchShortest(abs);
+    Digits shortest = fewFractionDigits(abs);
+    if (shortest == null) {
+      Digits candidate = Digits.parse(Double.toString(abs));
+      shortest = isProvenShortest(candidate, abs) ? candidate : searchShortest(abs);
+    }
     return shortest.toPlain(value < 0);
+  }
+
+  /**
+   * The fastest path, for values such as {@code 12.5} or {@code 0.07}: the smallest number of
+   * fractional digits {@code p} for which {@code rint(abs × 10^p) / 10^p} reads back. Below 2^50
+   * the product's rounding error is far below 0.5, so if a decimal with {@code p} fractional digits
+   * reads back, {@code rint} finds it; with at most 15 significant digits it is the only one. Null
+   * when no such decimal exists in range.
+   */
+  private static Digits fewFractionDigits(double abs) {
+    for (int p = 0; p <= 22; p++) {
+      double scaled = abs * DOUBLE_POWERS[p];
+      if (scaled >= 0x1p50) {
+        return null;
+      }
+      double rounded = Math.rint(scaled);
+      if (rounded / DOUBLE_POWERS[p] == abs) {
+        Digits digits = Digits.strip((long) rounded, -p);
+        return digits.digitCount() <= 15 ? digits : null;
+      }
+    }
+    return null;
+  }
+
+  /** The same for floats: float arithmetic, at most 6 significant digits. */
+  private static Digits fewFractionDigits(float abs) {
+    for (int p = 0; p <= 10; p++) {
+      double scaled = abs * DOUBLE_POWERS[p];
+      if (scaled >= 0x1p21) {
+        return null;
+      }
+      float rounded = (float) Math.rint(scaled);
+      if (rounded / FLOAT_POWERS[p] == abs) {
+        Digits digits = Digits.strip((long) rounded, -p);
+        return digits.digitCount() <= 6 ? digits : null;
+      }
+    }
+    return null;
   }
 
   static String of(float value) {
@@ -65,8 +106,11 @@ final class ShortestDecimal {
       return "0";
     }
     float abs = Math.abs(value);
-    Digits candidate = Digits.parse(Float.toString(abs));
-    Digits shortest = isProvenShortest(candidate, abs) ? candidate : searchShortest(abs);
+    Digits shortest = fewFractionDigits(abs);
+    if (shortest == null) {
+      Digits candidate = Digits.parse(Float.toString(abs));
+      shortest = isProvenShortest(candidate, abs) ? candidate : searchShortest(abs);
+    }
     return shortest.toPlain(value < 0);
   }
 
@@ -185,7 +229,6 @@ final class ShortestDecimal {
     static Digits parse(String text) {
       long unscaled = 0;
       int exponent = 0;
-      int digits = 0;
       boolean afterPoint = false;
       int i = 0;
       for (; i < text.length(); i++) {
@@ -197,19 +240,24 @@ final class ShortestDecimal {
           break;
         } else {
           int digit = c - '0';
-          if (unscaled != 0 || digit != 0) {
-            unscaled = unscaled * 10 + digit;
-            digits++;
-          }
+          unscaled = unscaled * 10 + digit;
           if (afterPoint) {
             exponent--;
           }
         }
       }
+      return strip(unscaled, exponent);
+    }
+
+    /** {@code unscaled × 10^exponent} for a positive unscaled, trailing zeros moved out. */
+    static Digits strip(long unscaled, int exponent) {
       while (unscaled % 10 == 0) {
         unscaled /= 10;
         exponent++;
-        digits--;
+      }
+      int digits = 1;
+      for (long rest = unscaled / 10; rest > 0; rest /= 10) {
+        digits++;
       }
       return new Digits(unscaled, exponent, digits);
     }

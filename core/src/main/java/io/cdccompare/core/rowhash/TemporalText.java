@@ -122,18 +122,35 @@ final class TemporalText {
   }
 
   static String timestamp(LocalDateTime dateTime) {
-    if (dateTime.equals(LocalDateTime.MAX)) {
-      return "Infinity";
-    }
-    if (dateTime.equals(LocalDateTime.MIN)) {
-      return "-Infinity";
-    }
     StringBuilder out = new StringBuilder(26);
-    appendDate(out, dateTime.toLocalDate());
-    out.append(' ');
-    appendTime(
-        out, dateTime.getHour(), dateTime.getMinute(), dateTime.getSecond(), dateTime.getNano());
+    appendTimestamp(dateTime, out);
     return out.toString();
+  }
+
+  static void appendTimestamp(LocalDateTime dateTime, StringBuilder out) {
+    if (dateTime.equals(LocalDateTime.MAX)) {
+      out.append("Infinity");
+    } else if (dateTime.equals(LocalDateTime.MIN)) {
+      out.append("-Infinity");
+    } else {
+      appendDate(out, dateTime.toLocalDate());
+      out.append(' ');
+      appendTime(
+          out, dateTime.getHour(), dateTime.getMinute(), dateTime.getSecond(), dateTime.getNano());
+    }
+  }
+
+  static void appendTimestampTz(Object value, StringBuilder out) {
+    if (value instanceof OffsetDateTime offset
+        && offset.getOffset().equals(ZoneOffset.UTC)
+        && !offset.equals(OffsetDateTime.MAX)
+        && !offset.equals(OffsetDateTime.MIN)) {
+      appendTimestamp(offset.toLocalDateTime(), out);
+    } else if (value instanceof LocalDateTime utc) {
+      appendTimestamp(utc, out);
+    } else {
+      out.append(timestampTz(value));
+    }
   }
 
   static String timestampTz(Object value) {
