@@ -147,15 +147,10 @@ public final class SpecificAvroDeserializer<T extends SpecificRecord> implements
    */
   private void checkShape(String topic, int id, Schema writer, byte[] data) {
     BinaryDecoder decoder = body(data);
+    boolean atEnd;
     try {
       GenericDatumReader.skip(writer, decoder);
-      if (!decoder.isEnd()) {
-        throw failure(
-            topic,
-            id,
-            "bytes are left after the record: the body is longer than its writer schema allows",
-            null);
-      }
+      atEnd = decoder.isEnd();
     } catch (EOFException e) {
       throw failure(
           topic,
@@ -166,6 +161,13 @@ public final class SpecificAvroDeserializer<T extends SpecificRecord> implements
           e);
     } catch (IOException | RuntimeException e) {
       throw failure(topic, id, "the Avro body is malformed: " + e, e);
+    }
+    if (!atEnd) {
+      throw failure(
+          topic,
+          id,
+          "bytes are left after the record: the body is longer than its writer schema allows",
+          null);
     }
   }
 
