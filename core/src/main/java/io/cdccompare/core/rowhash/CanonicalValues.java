@@ -80,6 +80,13 @@ public final class CanonicalValues {
           out.append(NumericText.decimal(value));
         }
       }
+      case DOUBLE -> {
+        if (value instanceof Double d) {
+          ShortestDecimal.append(d.doubleValue(), out);
+        } else {
+          out.append(NumericText.doublePrecision(value));
+        }
+      }
       case TIMESTAMP -> {
         if (value instanceof java.time.LocalDateTime dateTime) {
           TemporalText.appendTimestamp(dateTime, out);

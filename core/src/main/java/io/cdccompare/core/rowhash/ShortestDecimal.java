@@ -39,22 +39,27 @@ final class ShortestDecimal {
   private ShortestDecimal() {}
 
   static String of(double value) {
+    StringBuilder out = new StringBuilder(24);
+    append(value, out);
+    return out.toString();
+  }
+
+  static void append(double value, StringBuilder out) {
     if (Double.isNaN(value)) {
-      return "NaN";
+      out.append("NaN");
+    } else if (Double.isInfinite(value)) {
+      out.append(value > 0 ? "Infinity" : "-Infinity");
+    } else if (value == 0) {
+      out.append('0');
+    } else {
+      double abs = Math.abs(value);
+      Digits shortest = fewFractionDigits(abs);
+      if (shortest == null) {
+        Digits candidate = Digits.parse(Double.toString(abs));
+        shortest = isProvenShortest(candidate, abs) ? candidate : searchShortest(abs);
+      }
+      shortest.appendPlain(value < 0, out);
     }
-    if (Double.isInfinite(value)) {
-      return value > 0 ? "Infinity" : "-Infinity";
-    }
-    if (value == 0) {
-      return "0";
-    }
-    double abs = Math.abs(value);
-    Digits shortest = fewFractionDigits(abs);
-    if (shortest == null) {
-      Digits candidate = Digits.parse(Double.toString(abs));
-      shortest = isProvenShortest(candidate, abs) ? candidate : searchShortest(abs);
-    }
-    return shortest.toPlain(value < 0);
   }
 
   /**
@@ -269,21 +274,50 @@ final class ShortestDecimal {
     }
 
     String toPlain(boolean negative) {
-      String digitText = Long.toString(unscaled);
-      StringBuilder out = new StringBuilder(digitText.length() + Math.abs(exponent) + 3);
+      StringBuilder out = new StringBuilder(digitCount + Math.abs(exponent) + 3);
+      appendPlain(negative, out);
+      return out.toString();
+    }
+
+    void appendPlain(boolean negative, StringBuilder out) {
+      if (exponent >= 0 || digitCount > -exponent) {
+        appendPlainWithoutLeadingZeros(negative, out);
+        return;
+      }
       if (negative) {
         out.append('-');
       }
-      if (exponent >= 0) {
-        out.append(digitText);
-        out.append("0".repeat(exponent));
-      } else if (digitText.length() > -exponent) {
-        int point = digitText.length() + exponent;
-        out.append(digitText, 0, point).append('.').append(digitText, point, digitText.length());
-      } else {
-        out.append("0.").append("0".repeat(-exponent - digitText.length())).append(digitText);
+      out.append("0.");
+      for (int i = digitCount; i < -exponent; i++) {
+        out.append('0');
       }
-      return out.toString();
+      out.append(unscaled);
+    }
+
+    private void appendPlainWithoutLeadingZeros(boolean negative, StringBuilder out) {
+      if (exponent >= 0) {
+        if (negative) {
+          out.append('-');
+        }
+        out.append(unscaled);
+        for (int i = 0; i < exponent; i++) {
+          out.append('0');
+        }
+        return;
+      }
+      long divisor = 1;
+      for (int i = 0; i < -exponent; i++) {
+        divisor *= 10;
+      }
+      if (negative) {
+        out.append('-');
+      }
+      out.append(unscaled / divisor).append('.');
+      long fraction = unscaled % divisor;
+      for (long pad = divisor / 10; pad > fraction && pad > 1; pad /= 10) {
+        out.append('0');
+      }
+      out.append(fraction);
     }
   }
 }

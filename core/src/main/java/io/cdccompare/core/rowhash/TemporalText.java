@@ -132,20 +132,63 @@ final class TemporalText {
       out.append("Infinity");
     } else if (dateTime.equals(LocalDateTime.MIN)) {
       out.append("-Infinity");
-    } else {
+    } else if (dateTime.getYear() < 0 || dateTime.getYear() > 9999) {
       appendDate(out, dateTime.toLocalDate());
       out.append(' ');
       appendTime(
           out, dateTime.getHour(), dateTime.getMinute(), dateTime.getSecond(), dateTime.getNano());
+    } else {
+      appendFourDigitYearTimestamp(dateTime, out);
     }
+  }
+
+  /** The common case in one bulk append: per-character appends cost more than the digits. */
+  private static void appendFourDigitYearTimestamp(LocalDateTime dateTime, StringBuilder out) {
+    char[] c = new char[29];
+    int year = dateTime.getYear();
+    c[0] = (char) ('0' + year / 1000);
+    c[1] = (char) ('0' + year / 100 % 10);
+    c[2] = (char) ('0' + year / 10 % 10);
+    c[3] = (char) ('0' + year % 10);
+    c[4] = '-';
+    two(c, 5, dateTime.getMonthValue());
+    c[7] = '-';
+    two(c, 8, dateTime.getDayOfMonth());
+    c[10] = ' ';
+    two(c, 11, dateTime.getHour());
+    c[13] = ':';
+    two(c, 14, dateTime.getMinute());
+    c[16] = ':';
+    two(c, 17, dateTime.getSecond());
+    int length = 19;
+    int nano = dateTime.getNano();
+    if (nano != 0) {
+      c[length++] = '.';
+      for (int divisor = 100_000_000; divisor > 0 && nano != 0; divisor /= 10) {
+        int digit = nano / divisor;
+        c[length++] = (char) ('0' + digit);
+        nano -= digit * divisor;
+      }
+    }
+    out.append(c, 0, length);
+  }
+
+  private static void two(char[] c, int at, int value) {
+    c[at] = (char) ('0' + value / 10);
+    c[at + 1] = (char) ('0' + value % 10);
   }
 
   static void appendTimestampTz(Object value, StringBuilder out) {
     if (value instanceof OffsetDateTime offset
-        && offset.getOffset().equals(ZoneOffset.UTC)
         && !offset.equals(OffsetDateTime.MAX)
         && !offset.equals(OffsetDateTime.MIN)) {
-      appendTimestamp(offset.toLocalDateTime(), out);
+      appendTimestamp(offset.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime(), out);
+    } else if (value instanceof Instant instant
+        && !instant.equals(Instant.MAX)
+        && !instant.equals(Instant.MIN)) {
+      appendTimestamp(
+          LocalDateTime.ofEpochSecond(instant.getEpochSecond(), instant.getNano(), ZoneOffset.UTC),
+          out);
     } else if (value instanceof LocalDateTime utc) {
       appendTimestamp(utc, out);
     } else {
@@ -191,10 +234,11 @@ final class TemporalText {
       out.append(date); // ISO-8601 extended years: +10000-01-01, -0044-03-15
       return;
     }
-    if (year < 1000) {
-      out.append(year < 10 ? "000" : year < 100 ? "00" : "0");
-    }
-    out.append(year).append('-');
+    out.append((char) ('0' + year / 1000))
+        .append((char) ('0' + year / 100 % 10))
+        .append((char) ('0' + year / 10 % 10))
+        .append((char) ('0' + year % 10))
+        .append('-');
     appendTwo(out, date.getMonthValue());
     out.append('-');
     appendTwo(out, date.getDayOfMonth());
@@ -210,10 +254,7 @@ final class TemporalText {
   }
 
   private static void appendTwo(StringBuilder out, int value) {
-    if (value < 10) {
-      out.append('0');
-    }
-    out.append(value);
+    out.append((char) ('0' + value / 10)).append((char) ('0' + value % 10));
   }
 
   private static void appendFraction(StringBuilder out, int nano) {
@@ -226,10 +267,12 @@ final class TemporalText {
       digits--;
     }
     out.append('.');
-    String text = Integer.toString(nano);
-    for (int i = text.length(); i < digits; i++) {
-      out.append('0');
+    for (int divisor = POWERS_OF_TEN[digits - 1]; divisor > 0; divisor /= 10) {
+      out.append((char) ('0' + nano / divisor % 10));
     }
-    out.append(text);
   }
+
+  private static final int[] POWERS_OF_TEN = {
+    1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000
+  };
 }

@@ -70,6 +70,28 @@ class DirectAppendTest {
   }
 
   @Test
+  void doublesAppendAsTheyCanonicalise() {
+    // Given random doubles: random bits, short decimals, tiny and huge magnitudes
+    SplittableRandom random = new SplittableRandom(8);
+    for (int i = 0; i < 20_000; i++) {
+      double value =
+          switch (i % 3) {
+            case 0 -> Double.longBitsToDouble(random.nextLong());
+            case 1 -> random.nextLong(-1_000_000, 1_000_000) / Math.pow(10, random.nextInt(10));
+            default -> random.nextDouble() * Math.pow(10, random.nextInt(-30, 30));
+          };
+
+      // When it is appended
+      // Then the text is the canonical one, and reads back to the value
+      String text = appended(LogicalType.DOUBLE, value);
+      assertThat(text).isEqualTo(CanonicalValues.canonical(LogicalType.DOUBLE, value));
+      if (Double.isFinite(value)) {
+        assertThat(Double.parseDouble(text)).isEqualTo(value == 0 ? 0.0 : value);
+      }
+    }
+  }
+
+  @Test
   void integersAppendAsTheyCanonicalise() {
     // Given integers of every Java type
     // When they are appended
