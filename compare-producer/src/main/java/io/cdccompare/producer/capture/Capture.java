@@ -1,8 +1,10 @@
 package io.cdccompare.producer.capture;
 
+import io.cdccompare.core.key.KeyCodec;
 import io.cdccompare.core.stream.CdcCompareException;
 import io.cdccompare.core.stream.ErrorCode;
 import io.cdccompare.core.table.TableName;
+import io.cdccompare.events.EventKeyEncoder;
 import io.cdccompare.schemas.avro.Alert;
 import io.cdccompare.schemas.avro.AlertCode;
 import io.cdccompare.schemas.avro.Marker;
@@ -13,6 +15,7 @@ import io.debezium.engine.RecordChangeEvent;
 import io.debezium.engine.format.ChangeEventFormat;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -43,6 +46,7 @@ public final class Capture implements AutoCloseable {
 
   private final CaptureConfig config;
   private final TopicLayout layout;
+  private final Map<TableName, EventKeyEncoder> keys = new java.util.LinkedHashMap<>();
   private final CountDownLatch started = new CountDownLatch(1);
   private final AtomicReference<DebeziumEngine<RecordChangeEvent<SourceRecord>>> engine =
       new AtomicReference<>();
@@ -69,11 +73,11 @@ public final class Capture implements AutoCloseable {
       markers.configure(registryProps(), false);
       JsonConverter values = new JsonConverter();
       values.configure(Map.of("schemas.enable", "true", "decimal.format", "NUMERIC"), false);
-      ChangeRouter router = new ChangeRouter(layout, producer, values, markers);
+      ChangeRouter router = new ChangeRouter(layout, keys, producer, values, markers);
       AtomicReference<Throwable> failure = new AtomicReference<>();
       DebeziumEngine<RecordChangeEvent<SourceRecord>> built =
           DebeziumEngine.create(ChangeEventFormat.of(Connect.class))
-              .using(DebeziumSettings.engineProperties(config))
+              .using(EngineSettings.engineProperties(config))
               .notifying(router)
               .using(
                   (success, message, error) -> {
@@ -117,7 +121,12 @@ public final class Capture implements AutoCloseable {
         Admin admin = Admin.create(adminProps())) {
       for (TableName table : config.tables()) {
         refuseUnstreamableName(table);
-        catalog.keyColumns(table);
+        List<SourceCatalog.KeyColumn> key = catalog.keyColumns(table);
+        keys.put(
+            table,
+            new EventKeyEncoder(
+                new KeyCodec(key.stream().map(SourceCatalog.KeyColumn::type).toList()),
+                key.stream().map(SourceCatalog.KeyColumn::name).toList()));
       }
       catalog.ensureNoteTables();
       TopicLayout.create(admin, config.alertsTopic(), 1, config.topicReplicationFactor());

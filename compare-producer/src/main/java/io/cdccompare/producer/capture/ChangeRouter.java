@@ -3,6 +3,7 @@ package io.cdccompare.producer.capture;
 import io.cdccompare.core.stream.KeyPartitioner;
 import io.cdccompare.core.stream.SourcePosition;
 import io.cdccompare.core.table.TableName;
+import io.cdccompare.events.EventKeyEncoder;
 import io.cdccompare.schemas.avro.Marker;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
@@ -39,6 +40,7 @@ final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   static final String OP_HEADER = "cdc.op";
 
   private final TopicLayout layout;
+  private final Map<TableName, EventKeyEncoder> keys;
   private final Producer<byte[], byte[]> producer;
   private final JsonConverter values;
   private final Serializer<Marker> markers;
@@ -46,10 +48,12 @@ final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEv
 
   ChangeRouter(
       TopicLayout layout,
+      Map<TableName, EventKeyEncoder> keys,
       Producer<byte[], byte[]> producer,
       JsonConverter values,
       Serializer<Marker> markers) {
     this.layout = layout;
+    this.keys = Map.copyOf(keys);
     this.producer = producer;
     this.values = values;
     this.markers = markers;
@@ -69,6 +73,7 @@ final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEv
       throw new ConnectException(
           "Kafka did not acknowledge a change; offsets not committed", failure);
     }
+    Failpoint.hit(Failpoint.CAPTURE_ACKED_NOT_COMMITTED);
     for (RecordChangeEvent<SourceRecord> event : records) {
       committer.markProcessed(event);
     }
@@ -97,7 +102,7 @@ final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   private void routeChange(
       TableName table, SourceRecord record, String op, SourcePosition position) {
     String topic = layout.topicOf(table);
-    String key = ChangeKeys.encode((Struct) record.key());
+    String key = keys.get(table).encode((Struct) record.key());
     int partition = KeyPartitioner.partition(key, layout.partitions());
     byte[] keyBytes = key.getBytes(StandardCharsets.UTF_8);
     byte[] valueBytes = values.fromConnectData(topic, record.valueSchema(), record.value());

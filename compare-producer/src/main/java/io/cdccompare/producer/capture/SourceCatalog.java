@@ -1,5 +1,6 @@
 package io.cdccompare.producer.capture;
 
+import io.cdccompare.core.rowhash.LogicalType;
 import io.cdccompare.core.table.TableName;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -33,26 +34,31 @@ final class SourceCatalog implements AutoCloseable {
     this.database = config.sourceDatabase();
   }
 
+  /** A primary-key column and its database-independent type. */
+  record KeyColumn(String name, LogicalType type) {}
+
   /** The primary-key columns of a table, in key order; refuses a missing or keyless table. */
-  List<String> keyColumns(TableName table) throws SQLException {
+  List<KeyColumn> keyColumns(TableName table) throws SQLException {
     if (!exists(table)) {
       throw new IllegalArgumentException(
           "table " + table + " does not exist in source database " + database);
     }
-    List<String> columns = new ArrayList<>();
+    List<KeyColumn> columns = new ArrayList<>();
     try (PreparedStatement s =
         connection.prepareStatement(
-            "SELECT a.attname FROM pg_index i"
+            "SELECT a.attname, t.typname FROM pg_index i"
                 + " JOIN pg_class c ON c.oid = i.indrelid"
                 + " JOIN pg_namespace n ON n.oid = c.relnamespace"
                 + " JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord) ON true"
                 + " JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum"
+                + " JOIN pg_type t ON t.oid = a.atttypid"
                 + " WHERE i.indisprimary AND n.nspname = ? AND c.relname = ? ORDER BY k.ord")) {
       s.setString(1, table.schema());
       s.setString(2, table.table());
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
-          columns.add(rs.getString(1));
+          columns.add(
+              new KeyColumn(rs.getString(1), keyType(table, rs.getString(1), rs.getString(2))));
         }
       }
     }
@@ -61,6 +67,40 @@ final class SourceCatalog implements AutoCloseable {
           "table " + table + " has no primary key; the capture keys every change by it");
     }
     return columns;
+  }
+
+  /**
+   * The logical type of a PostgreSQL key column, by its type name. Only types that can be part of a
+   * compared key are accepted; anything else is refused naming the table and column.
+   */
+  static LogicalType keyType(TableName table, String column, String typeName) {
+    return switch (typeName) {
+      case "int2" -> LogicalType.SMALLINT;
+      case "int4" -> LogicalType.INTEGER;
+      case "int8" -> LogicalType.BIGINT;
+      case "numeric" -> LogicalType.DECIMAL;
+      case "float4" -> LogicalType.REAL;
+      case "float8" -> LogicalType.DOUBLE;
+      case "bool" -> LogicalType.BOOLEAN;
+      case "bpchar" -> LogicalType.CHAR;
+      case "varchar" -> LogicalType.VARCHAR;
+      case "text" -> LogicalType.TEXT;
+      case "bytea" -> LogicalType.BINARY;
+      case "uuid" -> LogicalType.UUID;
+      case "date" -> LogicalType.DATE;
+      case "time" -> LogicalType.TIME;
+      case "timestamp" -> LogicalType.TIMESTAMP;
+      case "timestamptz" -> LogicalType.TIMESTAMP_TZ;
+      default ->
+          throw new IllegalArgumentException(
+              "table "
+                  + table
+                  + " key column "
+                  + column
+                  + " has type "
+                  + typeName
+                  + ", which cannot be part of a compared key");
+    };
   }
 
   private boolean exists(TableName table) throws SQLException {

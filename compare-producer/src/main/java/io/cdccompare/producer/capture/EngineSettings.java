@@ -1,18 +1,19 @@
 package io.cdccompare.producer.capture;
 
 import io.cdccompare.core.table.TableName;
+import io.cdccompare.events.DebeziumSettings;
 import java.util.Properties;
 import java.util.stream.Collectors;
 
 /**
- * The Debezium engine settings the capture pins. Value conversions are fixed so the canonical text
- * of a delivered value equals the text of the same value read over JDBC: exact decimals ({@code
- * precise}), microsecond temporals ({@code adaptive_time_microseconds}), bytes as bytes. The
- * publication is managed by the capture ({@code disabled} auto-creation), and offsets are flushed
- * after every acknowledged batch.
+ * The Debezium engine settings of the capture. Value conversions are the ones {@link
+ * DebeziumSettings#PINNED} fixes, so the canonical text of a delivered value equals the text of the
+ * same value read over JDBC; {@code debezium.*} settings may not loosen them. The publication is
+ * managed by the capture ({@code disabled} auto-creation), and offsets are flushed after every
+ * acknowledged batch.
  */
-final class DebeziumSettings {
-  private DebeziumSettings() {}
+final class EngineSettings {
+  private EngineSettings() {}
 
   static Properties engineProperties(CaptureConfig config) {
     Properties p = new Properties();
@@ -39,14 +40,15 @@ final class DebeziumSettings {
     p.setProperty("snapshot.mode", config.initialSnapshot() ? "initial" : "no_data");
     p.setProperty("heartbeat.interval.ms", Integer.toString(config.heartbeatIntervalMs()));
     p.setProperty("poll.interval.ms", Long.toString(config.pollIntervalMs()));
-    p.setProperty("decimal.handling.mode", "precise");
-    p.setProperty("time.precision.mode", "adaptive_time_microseconds");
-    p.setProperty("binary.handling.mode", "bytes");
+    DebeziumSettings.PINNED.forEach(p::setProperty);
     p.setProperty("interval.handling.mode", "string");
     p.setProperty("tombstones.on.delete", "false");
     p.setProperty("slot.drop.on.stop", "false");
     p.setProperty("errors.max.retries", "0");
-    config.withPrefix("debezium.").forEach((k, v) -> p.setProperty(k, String.valueOf(v)));
+    java.util.Map<String, String> overrides = new java.util.LinkedHashMap<>();
+    config.withPrefix("debezium.").forEach((k, v) -> overrides.put(k, String.valueOf(v)));
+    DebeziumSettings.requirePinned(overrides);
+    overrides.forEach(p::setProperty);
     return p;
   }
 
