@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cdccompare.core.rowhash.CanonicalFormat;
 import io.cdccompare.core.rowhash.plan.HashPlan;
-import io.cdccompare.core.rowhash.plan.TableHashRules;
+import io.cdccompare.core.rowhash.plan.HashRulesParser;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.WithEmbedded;
@@ -13,6 +13,7 @@ import io.cdccompare.verifier.hash.JdbcRowHasher.Side;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
@@ -150,6 +151,68 @@ class RowHashDifferenceIT {
     assertThat(outcome.changedRowHashesEqual()).isTrue();
   }
 
+  @Test
+  void upperMakesACaseDifferenceEqualOnBothDatabases(EmbeddedEnvironment env) throws SQLException {
+    // Given 'Anna' on PostgreSQL and 'ANNA' on MariaDB, and the column function upper
+    // When both rows are hashed
+    Outcome outcome =
+        hashBoth(
+            env,
+            "varchar(20)",
+            "VARCHAR(20)",
+            "'Anna'",
+            "'ANNA'",
+            "'x'",
+            CanonicalFormat.STRICT,
+            "upper");
+
+    // Then they hash equal
+    assertThat(outcome.changedRowHashesEqual()).isTrue();
+    assertThat(outcome.controlRowHashesEqual()).isTrue();
+  }
+
+  @Test
+  void truncateMakesASubMillisecondDifferenceEqualOnBothDatabases(EmbeddedEnvironment env)
+      throws SQLException {
+    // Given timestamps that differ below the millisecond, and truncate(millisecond)
+    // When both rows are hashed
+    Outcome outcome =
+        hashBoth(
+            env,
+            "timestamp(6)",
+            "DATETIME(6)",
+            "'2024-05-01 10:00:00.123456'",
+            "'2024-05-01 10:00:00.123999'",
+            "'2024-05-01 10:00:00'",
+            CanonicalFormat.COMPATIBLE,
+            "truncate(millisecond)");
+
+    // Then they hash equal
+    assertThat(outcome.changedRowHashesEqual()).isTrue();
+    assertThat(outcome.controlRowHashesEqual()).isTrue();
+  }
+
+  @Test
+  void roundMakesALastDigitDifferenceEqualOnBothDatabases(EmbeddedEnvironment env)
+      throws SQLException {
+    // Given 10.04 against 10.01, and round(1)
+    // When both rows are hashed
+    Outcome outcome =
+        hashBoth(
+            env,
+            "numeric(10,2)",
+            "DECIMAL(10,2)",
+            "10.04",
+            "10.01",
+            "1",
+            CanonicalFormat.COMPATIBLE,
+            "round(1)");
+
+    // Then they hash equal
+    assertThat(outcome.changedRowHashesEqual()).isTrue();
+    assertThat(outcome.controlRowHashesEqual()).isTrue();
+  }
+
   /** Whether the differing row (id 1) and the control row (id 2) hash equal on both sides. */
   record Outcome(boolean changedRowHashesEqual, boolean controlRowHashesEqual) {}
 
@@ -160,7 +223,8 @@ class RowHashDifferenceIT {
       String postgresValue,
       String mariaDbValue,
       String controlValue,
-      CanonicalFormat format)
+      CanonicalFormat format,
+      String... functions)
       throws SQLException {
     String table = "difference_" + TABLES.incrementAndGet();
     HashPlan plan;
@@ -171,7 +235,11 @@ class RowHashDifferenceIT {
           "CREATE TABLE " + table + " (id bigint PRIMARY KEY, v " + postgresType + ")");
       statement.execute(
           "INSERT INTO " + table + " VALUES (1, " + postgresValue + "), (2, " + controlValue + ")");
-      plan = ParitySides.sourcePlan(pg, TableHashRules.plain(table));
+      plan =
+          ParitySides.sourcePlan(
+              pg,
+              HashRulesParser.parse(
+                  table, Map.of(), List.of(), Map.of("v", List.of(functions)), Map.of(), Map.of()));
       postgres = ParitySides.hashAll(pg, plan, Side.SOURCE, format);
     }
     Map<Long, HashedRow> mariadb;

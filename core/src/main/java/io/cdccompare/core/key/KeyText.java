@@ -3,6 +3,7 @@ package io.cdccompare.core.key;
 import io.cdccompare.core.rowhash.CanonicalTextParser;
 import io.cdccompare.core.rowhash.CanonicalValues;
 import io.cdccompare.core.rowhash.LogicalType;
+import io.cdccompare.core.rowhash.TypeFamily;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -28,7 +29,7 @@ public final class KeyText {
     if (value == null) {
       throw new IllegalArgumentException("a key value is never NULL");
     }
-    if (type.family() == io.cdccompare.core.rowhash.TypeFamily.TEXT) {
+    if (type.family() == TypeFamily.TEXT) {
       if (value instanceof String text) {
         return text;
       }

@@ -1,7 +1,6 @@
 package io.cdccompare.core.rowhash;
 
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.math.MathContext;
 import java.math.RoundingMode;
 
@@ -53,9 +52,9 @@ final class ShortestDecimal {
       out.append('0');
     } else {
       double abs = Math.abs(value);
-      Digits shortest = fewFractionDigits(abs);
+      DecimalDigits shortest = fewFractionDigits(abs);
       if (shortest == null) {
-        Digits candidate = Digits.parse(Double.toString(abs));
+        DecimalDigits candidate = DecimalDigits.parse(Double.toString(abs));
         shortest = isProvenShortest(candidate, abs) ? candidate : searchShortest(abs);
       }
       shortest.appendPlain(value < 0, out);
@@ -69,7 +68,7 @@ final class ShortestDecimal {
    * reads back, {@code rint} finds it; with at most 15 significant digits it is the only one. Null
    * when no such decimal exists in range.
    */
-  private static Digits fewFractionDigits(double abs) {
+  private static DecimalDigits fewFractionDigits(double abs) {
     for (int p = 0; p <= 22; p++) {
       double scaled = abs * DOUBLE_POWERS[p];
       if (scaled >= 0x1p50) {
@@ -77,7 +76,7 @@ final class ShortestDecimal {
       }
       double rounded = Math.rint(scaled);
       if (rounded / DOUBLE_POWERS[p] == abs) {
-        Digits digits = Digits.strip((long) rounded, -p);
+        DecimalDigits digits = DecimalDigits.strip((long) rounded, -p);
         return digits.digitCount() <= 15 ? digits : null;
       }
     }
@@ -85,7 +84,7 @@ final class ShortestDecimal {
   }
 
   /** The same for floats: float arithmetic, at most 6 significant digits. */
-  private static Digits fewFractionDigits(float abs) {
+  private static DecimalDigits fewFractionDigits(float abs) {
     for (int p = 0; p <= 10; p++) {
       double scaled = abs * DOUBLE_POWERS[p];
       if (scaled >= 0x1p21) {
@@ -93,7 +92,7 @@ final class ShortestDecimal {
       }
       float rounded = (float) Math.rint(scaled);
       if (rounded / FLOAT_POWERS[p] == abs) {
-        Digits digits = Digits.strip((long) rounded, -p);
+        DecimalDigits digits = DecimalDigits.strip((long) rounded, -p);
         return digits.digitCount() <= 6 ? digits : null;
       }
     }
@@ -111,9 +110,9 @@ final class ShortestDecimal {
       return "0";
     }
     float abs = Math.abs(value);
-    Digits shortest = fewFractionDigits(abs);
+    DecimalDigits shortest = fewFractionDigits(abs);
     if (shortest == null) {
-      Digits candidate = Digits.parse(Float.toString(abs));
+      DecimalDigits candidate = DecimalDigits.parse(Float.toString(abs));
       shortest = isProvenShortest(candidate, abs) ? candidate : searchShortest(abs);
     }
     return shortest.toPlain(value < 0);
@@ -124,7 +123,7 @@ final class ShortestDecimal {
    * at most 15 digits, decimals of that length are farther apart than one ulp of a double, so at
    * most one of them reads back: the candidate is then also the closest.
    */
-  private static boolean isProvenShortest(Digits candidate, double abs) {
+  private static boolean isProvenShortest(DecimalDigits candidate, double abs) {
     if (candidate.digitCount() > 15
         || !readsBack(candidate.unscaled(), candidate.exponent(), abs)) {
       return false;
@@ -139,7 +138,7 @@ final class ShortestDecimal {
   }
 
   /** Same proof for floats: at most 6 digits keeps same-length decimals over one ulp apart. */
-  private static boolean isProvenShortest(Digits candidate, float abs) {
+  private static boolean isProvenShortest(DecimalDigits candidate, float abs) {
     if (candidate.digitCount() > 6 || !readsBack(candidate.unscaled(), candidate.exponent(), abs)) {
       return false;
     }
@@ -187,23 +186,23 @@ final class ShortestDecimal {
     return value == abs;
   }
 
-  private static Digits searchShortest(double abs) {
+  private static DecimalDigits searchShortest(double abs) {
     BigDecimal exact = new BigDecimal(abs);
     for (int precision = 1; precision <= 17; precision++) {
       BigDecimal best = closestReadingBack(exact, precision, c -> c.doubleValue() == abs);
       if (best != null) {
-        return Digits.of(best);
+        return DecimalDigits.of(best);
       }
     }
     throw new IllegalStateException("no round-trip decimal for " + abs);
   }
 
-  private static Digits searchShortest(float abs) {
+  private static DecimalDigits searchShortest(float abs) {
     BigDecimal exact = new BigDecimal(abs);
     for (int precision = 1; precision <= 9; precision++) {
       BigDecimal best = closestReadingBack(exact, precision, c -> c.floatValue() == abs);
       if (best != null) {
-        return Digits.of(best);
+        return DecimalDigits.of(best);
       }
     }
     throw new IllegalStateException("no round-trip decimal for " + abs);
@@ -223,101 +222,5 @@ final class ShortestDecimal {
       return down.unscaledValue().testBit(0) ? up : down;
     }
     return downOk ? down : upOk ? up : null;
-  }
-
-  /** A positive decimal {@code unscaled × 10^exponent} without trailing zeros in unscaled. */
-  record Digits(long unscaled, int exponent, int digitCount) {
-
-    /**
-     * Parses the output of {@link Double#toString} / {@link Float#toString} of a positive value.
-     */
-    static Digits parse(String text) {
-      long unscaled = 0;
-      int exponent = 0;
-      boolean afterPoint = false;
-      int i = 0;
-      for (; i < text.length(); i++) {
-        char c = text.charAt(i);
-        if (c == '.') {
-          afterPoint = true;
-        } else if (c == 'E') {
-          exponent += Integer.parseInt(text.substring(i + 1));
-          break;
-        } else {
-          int digit = c - '0';
-          unscaled = unscaled * 10 + digit;
-          if (afterPoint) {
-            exponent--;
-          }
-        }
-      }
-      return strip(unscaled, exponent);
-    }
-
-    /** {@code unscaled × 10^exponent} for a positive unscaled, trailing zeros moved out. */
-    static Digits strip(long unscaled, int exponent) {
-      while (unscaled % 10 == 0) {
-        unscaled /= 10;
-        exponent++;
-      }
-      int digits = 1;
-      for (long rest = unscaled / 10; rest > 0; rest /= 10) {
-        digits++;
-      }
-      return new Digits(unscaled, exponent, digits);
-    }
-
-    static Digits of(BigDecimal positive) {
-      BigDecimal stripped = positive.stripTrailingZeros();
-      BigInteger unscaled = stripped.unscaledValue();
-      return new Digits(unscaled.longValueExact(), -stripped.scale(), stripped.precision());
-    }
-
-    String toPlain(boolean negative) {
-      StringBuilder out = new StringBuilder(digitCount + Math.abs(exponent) + 3);
-      appendPlain(negative, out);
-      return out.toString();
-    }
-
-    void appendPlain(boolean negative, StringBuilder out) {
-      if (exponent >= 0 || digitCount > -exponent) {
-        appendPlainWithoutLeadingZeros(negative, out);
-        return;
-      }
-      if (negative) {
-        out.append('-');
-      }
-      out.append("0.");
-      for (int i = digitCount; i < -exponent; i++) {
-        out.append('0');
-      }
-      out.append(unscaled);
-    }
-
-    private void appendPlainWithoutLeadingZeros(boolean negative, StringBuilder out) {
-      if (exponent >= 0) {
-        if (negative) {
-          out.append('-');
-        }
-        out.append(unscaled);
-        for (int i = 0; i < exponent; i++) {
-          out.append('0');
-        }
-        return;
-      }
-      long divisor = 1;
-      for (int i = 0; i < -exponent; i++) {
-        divisor *= 10;
-      }
-      if (negative) {
-        out.append('-');
-      }
-      out.append(unscaled / divisor).append('.');
-      long fraction = unscaled % divisor;
-      for (long pad = divisor / 10; pad > fraction && pad > 1; pad /= 10) {
-        out.append('0');
-      }
-      out.append(fraction);
-    }
   }
 }

@@ -69,7 +69,7 @@ public final class JdbcRowHasher {
                 + "' does not exist on the "
                 + dialect.name()
                 + " "
-                + side.name().toLowerCase()
+                + side.name().toLowerCase(java.util.Locale.ROOT)
                 + " side");
       }
       ColumnAccess access = dialect.access(name, type);
