@@ -102,24 +102,8 @@ final class CaptureFixture {
   /** Reads every record of a topic until {@code done} holds for what was read (or 60 s pass). */
   List<ConsumerRecord<byte[], byte[]>> read(
       String topic, Predicate<List<ConsumerRecord<byte[], byte[]>>> done) {
-    Map<String, Object> props =
-        Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            env.kafka().bootstrapServers(),
-            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
-            ByteArrayDeserializer.class,
-            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-            ByteArrayDeserializer.class,
-            ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-            "read_committed");
     List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
-      List<TopicPartition> partitions =
-          consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
-              .map(p -> new TopicPartition(topic, p.partition()))
-              .toList();
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
+    try (KafkaConsumer<byte[], byte[]> consumer = fromBeginning(topic)) {
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       while (!done.test(records) && System.nanoTime() < deadline) {
         consumer.poll(Duration.ofMillis(200)).forEach(records::add);
@@ -130,25 +114,36 @@ final class CaptureFixture {
 
   /** Reads a topic up to its current end. */
   List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
-    Map<String, Object> props =
-        Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, env.kafka().bootstrapServers(),
-            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
-            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
     List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
-      List<TopicPartition> partitions =
-          consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
-              .map(p -> new TopicPartition(topic, p.partition()))
-              .toList();
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+    try (KafkaConsumer<byte[], byte[]> consumer = fromBeginning(topic)) {
+      Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment());
       while (end.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue())) {
         consumer.poll(Duration.ofMillis(200)).forEach(records::add);
       }
     }
     return records;
+  }
+
+  /** A consumer of committed records assigned to every partition of a topic, at its beginning. */
+  private KafkaConsumer<byte[], byte[]> fromBeginning(String topic) {
+    Map<String, Object> props =
+        Map.of(
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            env.kafka().bootstrapServers(),
+            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+            ByteArrayDeserializer.class,
+            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+            ByteArrayDeserializer.class,
+            ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+            "read_committed");
+    KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props);
+    List<TopicPartition> partitions =
+        consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
+            .map(p -> new TopicPartition(topic, p.partition()))
+            .toList();
+    consumer.assign(partitions);
+    consumer.seekToBeginning(partitions);
+    return consumer;
   }
 
   static String key(ConsumerRecord<byte[], byte[]> r) {
