@@ -64,8 +64,9 @@ final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEv
       List<RecordChangeEvent<SourceRecord>> records,
       DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer)
       throws InterruptedException {
+    boolean carriedChanges = false;
     for (RecordChangeEvent<SourceRecord> event : records) {
-      route(event.record());
+      carriedChanges |= route(event.record());
     }
     producer.flush();
     Exception failure = sendFailure.get();
@@ -73,7 +74,9 @@ final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEv
       throw new ConnectException(
           "Kafka did not acknowledge a change; offsets not committed", failure);
     }
-    Failpoint.hit(Failpoint.CAPTURE_ACKED_NOT_COMMITTED);
+    if (carriedChanges) {
+      Failpoint.hit(Failpoint.CAPTURE_ACKED_NOT_COMMITTED);
+    }
     for (RecordChangeEvent<SourceRecord> event : records) {
       committer.markProcessed(event);
     }
@@ -85,9 +88,10 @@ final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     return false;
   }
 
-  private void route(SourceRecord record) {
+  /** Sends one record's change or markers; false for a record that carries none. */
+  private boolean route(SourceRecord record) {
     if (!(record.value() instanceof Struct value) || value.schema().field("source") == null) {
-      return; // heartbeats and other control records carry no change; their offset still commits
+      return false; // heartbeats and other control records carry no change; their offset commits
     }
     Struct source = value.getStruct("source");
     TableName table = new TableName(source.getString("schema"), source.getString("table"));
@@ -97,6 +101,7 @@ final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     } else {
       routeChange(table, record, value.getString("op"), position);
     }
+    return true;
   }
 
   private void routeChange(

@@ -8,7 +8,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * halts there at once, running no shutdown hook. Without the property it does nothing.
  */
 public final class Failpoint {
-  /** After Kafka acknowledged a batch of changes, before the engine may store its offsets. */
+  /**
+   * After Kafka acknowledged a batch holding at least one change (heartbeat-only batches do not
+   * count), before the engine may store its offsets.
+   */
   public static final String CAPTURE_ACKED_NOT_COMMITTED = "capture.acked-not-committed";
 
   /** Exit status of a JVM halted by a failpoint. */

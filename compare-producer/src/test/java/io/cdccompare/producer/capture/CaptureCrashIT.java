@@ -53,9 +53,9 @@ class CaptureCrashIT {
     String topic = TopicLayout.topicName(f.prefix, new TableName("public", "load"));
     String slot = CaptureConfig.of(settings).slotName();
 
-    // When: the first capture halts after Kafka acknowledged its 5th batch, before the offsets
+    // When: the first capture halts after Kafka acknowledged its 3rd batch of changes, before the offsets
     Process first =
-        start(config, dir.resolve("first.log"), Failpoint.CAPTURE_ACKED_NOT_COMMITTED + "@5");
+        start(config, dir.resolve("first.log"), Failpoint.CAPTURE_ACKED_NOT_COMMITTED + "@3");
     awaitSlotActive(f, slot);
     CompletableFuture.runAsync(() -> write(f, 1, ROWS / 2)).get(120, TimeUnit.SECONDS);
     boolean halted = first.waitFor(90, TimeUnit.SECONDS);
