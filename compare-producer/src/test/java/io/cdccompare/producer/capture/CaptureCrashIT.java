@@ -53,7 +53,8 @@ class CaptureCrashIT {
     String topic = TopicLayout.topicName(f.prefix, new TableName("public", "load"));
     String slot = CaptureConfig.of(settings).slotName();
 
-    // When: the first capture halts after Kafka acknowledged its 3rd batch of changes, before the offsets
+    // When: the first capture halts after Kafka acknowledged its 3rd batch of changes, before the
+    // offsets
     Process first =
         start(config, dir.resolve("first.log"), Failpoint.CAPTURE_ACKED_NOT_COMMITTED + "@3");
     awaitSlotActive(f, slot);
