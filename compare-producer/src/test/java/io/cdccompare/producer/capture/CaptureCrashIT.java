@@ -58,7 +58,8 @@ class CaptureCrashIT {
     Process first =
         start(config, dir.resolve("first.log"), Failpoint.CAPTURE_ACKED_NOT_COMMITTED + "@3");
     awaitSlotActive(f, slot);
-    CompletableFuture.runAsync(() -> write(f, 1, ROWS / 2)).get(120, TimeUnit.SECONDS);
+    CompletableFuture.runAsync(() -> write(f, 1, ROWS / 2, first, topic))
+        .get(120, TimeUnit.SECONDS);
     boolean halted = first.waitFor(90, TimeUnit.SECONDS);
     assertThat(halted)
         .as("capture reached the failpoint; keys on the topic: %d", distinctKeys(f, topic))
@@ -71,7 +72,8 @@ class CaptureCrashIT {
     awaitSlotInactive(f, slot);
     Process second = start(config, dir.resolve("second.log"), null);
     awaitSlotActive(f, slot);
-    CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> write(f, ROWS / 2 + 1, ROWS));
+    CompletableFuture<Void> writer =
+        CompletableFuture.runAsync(() -> write(f, ROWS / 2 + 1, ROWS, second, topic));
     await()
         .atMost(Duration.ofSeconds(60))
         .until(() -> distinctKeys(f, topic) > ROWS / 2 || writer.isDone());
@@ -135,7 +137,11 @@ class CaptureCrashIT {
         .start();
   }
 
-  private static void write(CaptureFixture f, int from, int to) {
+  /**
+   * Commits one row per transaction; after every 50 rows it waits until the capture delivered them
+   * (or is gone), so the rows reach Kafka in several batches.
+   */
+  private static void write(CaptureFixture f, int from, int to, Process capture, String topic) {
     try (Connection c = f.connect();
         PreparedStatement insert = c.prepareStatement("INSERT INTO load VALUES (?, ?)")) {
       for (int i = from; i <= to; i++) {
@@ -143,7 +149,10 @@ class CaptureCrashIT {
         insert.setString(2, "row-" + i);
         insert.executeUpdate();
         if (i % 50 == 0) {
-          Thread.sleep(100);
+          int written = i;
+          await()
+              .atMost(Duration.ofSeconds(60))
+              .until(() -> !capture.isAlive() || distinctKeys(f, topic) >= written);
         }
       }
     } catch (Exception e) {
