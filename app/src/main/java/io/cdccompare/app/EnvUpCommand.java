@@ -66,7 +66,7 @@ final class EnvUpCommand implements Callable<Integer> {
     while (true) {
       Thread.sleep(1000);
       for (Component c : env.started()) {
-        EmbeddedServer server = server(env, c);
+        EmbeddedServer server = env.server(c);
         if (server.processes().isEmpty()) {
           spec.commandLine()
               .getErr()
@@ -81,16 +81,6 @@ final class EnvUpCommand implements Callable<Integer> {
         }
       }
     }
-  }
-
-  private static EmbeddedServer server(EmbeddedEnvironment env, Component c) {
-    return switch (c) {
-      case KAFKA -> env.kafka();
-      case REGISTRY -> env.registry();
-      case SOURCE_POSTGRES -> env.sourcePostgres();
-      case TARGET_POSTGRES -> env.targetPostgres();
-      case MARIADB -> env.mariadb();
-    };
   }
 
   private static void writeSettings(Map<String, String> settings, Path file) throws IOException {

@@ -201,7 +201,8 @@ public final class EmbeddedEnvironment implements AutoCloseable {
     return (MariaDbServer) server(Component.MARIADB);
   }
 
-  private synchronized EmbeddedServer server(Component c) {
+  /** A started component's server. */
+  public synchronized EmbeddedServer server(Component c) {
     EmbeddedServer s = servers.get(c);
     if (s == null) {
       throw new IllegalStateException(c.displayName() + " was not started in this environment");

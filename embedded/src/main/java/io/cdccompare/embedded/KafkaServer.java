@@ -175,38 +175,19 @@ public final class KafkaServer implements EmbeddedServer {
     props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000");
     props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "3000");
     props.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "200");
-    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
     try (Admin admin = Admin.create(props)) {
-      while (true) {
-        if (!process.isAlive()) {
-          throw new ComponentStartException(component(), log, "the broker process exited", null);
-        }
-        try {
-          admin
-              .describeCluster(new DescribeClusterOptions().timeoutMs(2000))
-              .nodes()
-              .get(3, TimeUnit.SECONDS);
-          return;
-        } catch (Exception notYet) {
-          if (System.nanoTime() > deadline) {
-            throw new ComponentStartException(
-                component(),
-                log,
-                "no answer on " + bootstrapServers() + " after " + START_TIMEOUT,
-                notYet);
-          }
-          sleep(200);
-        }
-      }
-    }
-  }
-
-  static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for a server", e);
+      Readiness.await(
+          component(),
+          log,
+          process,
+          bootstrapServers(),
+          START_TIMEOUT,
+          Duration.ofMillis(200),
+          () ->
+              admin
+                  .describeCluster(new DescribeClusterOptions().timeoutMs(2000))
+                  .nodes()
+                  .get(3, TimeUnit.SECONDS));
     }
   }
 

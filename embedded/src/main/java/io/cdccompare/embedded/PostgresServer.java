@@ -173,21 +173,14 @@ public final class PostgresServer implements JdbcServer {
   }
 
   private void awaitReady() {
-    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-    while (true) {
-      if (!process.isAlive()) {
-        throw new ComponentStartException(component, log, "the postgres process exited", null);
-      }
-      try (Connection c = connect(defaultDatabase())) {
-        return;
-      } catch (SQLException notYet) {
-        if (System.nanoTime() > deadline) {
-          throw new ComponentStartException(
-              component, log, "no answer on port " + port + " after " + START_TIMEOUT, notYet);
-        }
-        KafkaServer.sleep(100);
-      }
-    }
+    Readiness.await(
+        component,
+        log,
+        process,
+        "port " + port,
+        START_TIMEOUT,
+        Duration.ofMillis(100),
+        () -> connect(defaultDatabase()).close());
   }
 
   static Path binaries() {

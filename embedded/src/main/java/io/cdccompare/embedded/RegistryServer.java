@@ -186,31 +186,19 @@ public final class RegistryServer implements EmbeddedServer {
             .timeout(Duration.ofSeconds(3))
             .GET()
             .build();
-    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-    while (true) {
-      if (!process.isAlive()) {
-        throw new ComponentStartException(component(), log, "the registry process exited", null);
-      }
-      try {
-        HttpResponse<Void> response = http.send(request, HttpResponse.BodyHandlers.discarding());
-        if (response.statusCode() == 200) {
-          return;
-        }
-      } catch (IOException notYet) {
-        // not listening yet
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while waiting for the registry", e);
-      }
-      if (System.nanoTime() > deadline) {
-        throw new ComponentStartException(
-            component(),
-            log,
-            "no answer on " + confluentApiUrl() + " after " + START_TIMEOUT,
-            null);
-      }
-      KafkaServer.sleep(200);
-    }
+    Readiness.await(
+        component(),
+        log,
+        process,
+        confluentApiUrl(),
+        START_TIMEOUT,
+        Duration.ofMillis(200),
+        () -> {
+          int status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+          if (status != 200) {
+            throw new IOException("HTTP " + status);
+          }
+        });
   }
 
   @Override

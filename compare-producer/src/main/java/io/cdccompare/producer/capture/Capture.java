@@ -2,7 +2,6 @@ package io.cdccompare.producer.capture;
 
 import io.cdccompare.core.key.KeyCodec;
 import io.cdccompare.core.stream.CdcCompareException;
-import io.cdccompare.core.stream.ErrorCode;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.events.EventKeyEncoder;
 import io.cdccompare.schemas.avro.Alert;
@@ -55,11 +54,6 @@ public final class Capture implements AutoCloseable {
   public Capture(CaptureConfig config) {
     this.config = config;
     this.layout = new TopicLayout(config.topicPrefix(), config.tables(), config.topicPartitions());
-  }
-
-  /** The topic of a captured table. */
-  public String topicOf(TableName table) {
-    return layout.topicOf(table);
   }
 
   /** Prepares the source and the topics, then streams until stopped. */
@@ -207,8 +201,6 @@ public final class Capture implements AutoCloseable {
 
   private Properties producerProps() {
     Properties props = new Properties();
-    props.put(ProducerConfig.ACKS_CONFIG, "all");
-    props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
     props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "5");
     props.put(ProducerConfig.LINGER_MS_CONFIG, "0");
     props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
@@ -237,15 +229,5 @@ public final class Capture implements AutoCloseable {
   @Override
   public void close() {
     stop();
-  }
-
-  /** Maps a failure to the named code a user must recognise, when there is one. */
-  public static Optional<ErrorCode> codeOf(Throwable t) {
-    for (Throwable c = t; c != null; c = c.getCause()) {
-      if (c instanceof CdcCompareException named) {
-        return Optional.of(named.code());
-      }
-    }
-    return Optional.empty();
   }
 }

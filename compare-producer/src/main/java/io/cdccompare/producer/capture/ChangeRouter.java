@@ -140,15 +140,11 @@ final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     }
     LOG.debug(
         "task={} table={} chunk={} phase={} markers={}",
-        marker0(copies).getTask(),
+        copies.get(0).getTask(),
         noted,
-        marker0(copies).getChunk(),
-        marker0(copies).getPhase(),
+        copies.get(0).getChunk(),
+        copies.get(0).getPhase(),
         copies.size());
-  }
-
-  private static Marker marker0(List<Marker> copies) {
-    return copies.get(0);
   }
 
   private void send(ProducerRecord<byte[], byte[]> record) {

@@ -3,7 +3,6 @@ package io.cdccompare.producer.capture;
 import io.cdccompare.core.stream.CdcCompareException;
 import io.cdccompare.core.stream.ErrorCode;
 import io.cdccompare.core.stream.SourcePosition;
-import java.sql.SQLException;
 import java.util.Optional;
 
 /**
@@ -17,8 +16,7 @@ final class ResyncCheck {
 
   /** Throws {@link ErrorCode#RESYNC_NEEDED} when the stored position cannot be continued. */
   static void verify(
-      Optional<Long> storedLsn, Optional<SourceCatalog.SlotState> slot, String slotName)
-      throws SQLException {
+      Optional<Long> storedLsn, Optional<SourceCatalog.SlotState> slot, String slotName) {
     if (slot.isPresent() && slot.get().lost()) {
       throw new CdcCompareException(
           ErrorCode.RESYNC_NEEDED,
