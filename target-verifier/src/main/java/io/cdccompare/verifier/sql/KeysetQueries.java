@@ -1,0 +1,83 @@
+package io.cdccompare.verifier.sql;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The key-ordered reads of one table on one side, built apart from running them (DESIGN.md §3.2):
+ * the next chunk after a key (keyset pagination with a row-value comparison, never {@code OFFSET}),
+ * a probe for whether any row follows a key, and the rows of a closed key range. Every bound is a
+ * placeholder from the key columns' {@link ColumnAccess} (bind them with {@code KeyBinder}); the
+ * ordering is the key columns', so PostgreSQL and MariaDB walk the primary-key index.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class KeysetQueries {
+
+  private final Dialect dialect;
+  private final String table;
+  private final String keyList;
+  private final String placeholderList;
+
+  /**
+   * @param keyColumns this side's key column names, in key order
+   * @param placeholders the key columns' placeholders ({@code KeyBinder.placeholders()})
+   */
+  public KeysetQueries(
+      Dialect dialect, TableRef table, List<String> keyColumns, List<String> placeholders) {
+    if (keyColumns.isEmpty() || keyColumns.size() != placeholders.size()) {
+      throw new IllegalArgumentException("one placeholder per key column, at least one column");
+    }
+    this.dialect = dialect;
+    this.table = dialect.qualified(table);
+    this.keyList = keyColumns.stream().map(dialect::quote).collect(Collectors.joining(", "));
+    this.placeholderList = String.join(", ", placeholders);
+  }
+
+  /**
+   * The first {@code ?}-bound number of rows in key order: {@code LIMIT ?} is the last parameter.
+   * With {@code afterKey}, the key's values are bound first and only rows after it are read.
+   */
+  public String chunk(List<String> selectList, boolean afterKey) {
+    return "SELECT "
+        + String.join(", ", selectList)
+        + " FROM "
+        + table
+        + (afterKey ? " WHERE " + compare(">") : "")
+        + " ORDER BY "
+        + keyList
+        + " LIMIT ?";
+  }
+
+  /** One row if any row follows the bound key ({@code afterKey}) or the table has a row at all. */
+  public String anyRow(boolean afterKey) {
+    return "SELECT 1 FROM " + table + (afterKey ? " WHERE " + compare(">") : "") + " LIMIT 1";
+  }
+
+  /**
+   * The rows whose key lies in {@code [first, last]}, in key order: the lower bound's key values
+   * are bound first, then the upper bound's. The read is bounded by the key index, so its cost
+   * follows the range, not the table.
+   */
+  public String range(List<String> selectList) {
+    return "SELECT "
+        + String.join(", ", selectList)
+        + " FROM "
+        + table
+        + " WHERE "
+        + compare(">=")
+        + " AND "
+        + compare("<=")
+        + " ORDER BY "
+        + keyList;
+  }
+
+  /** The dialect the statements are written for. */
+  public Dialect dialect() {
+    return dialect;
+  }
+
+  private String compare(String operator) {
+    return "(" + keyList + ") " + operator + " (" + placeholderList + ")";
+  }
+}
