@@ -61,10 +61,18 @@ public final class RowHasher {
 
   /** The hash of a row whose values are given in plan order. */
   public RowHash hash(Object... values) {
+    return RowHash.of(digest(values));
+  }
+
+  /**
+   * The hash of a row as the hash function's raw bytes (what {@link #hash} writes as hex), for
+   * writers that store hashes in binary.
+   */
+  public byte[] digest(Object... values) {
     write(values);
     // the JDK's encoder has intrinsics for the common all-Latin-1 text: faster than a char loop
     byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
-    return RowHash.of(digest.digest(bytes, 0, bytes.length));
+    return digest.digest(bytes, 0, bytes.length);
   }
 
   /** The text that {@link #hash} hashes, for diagnostics and tests. */

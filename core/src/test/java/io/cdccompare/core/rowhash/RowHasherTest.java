@@ -40,6 +40,19 @@ class RowHasherTest {
   }
 
   @Test
+  void digestIsTheHashAsRawBytes() {
+    // Given a row 1, NULL, 'abc'
+    RowHasher hasher = compatible(ID_NAME_NOTE);
+
+    // When its digest is taken
+    byte[] digest = hasher.digest(1L, null, "abc");
+
+    // Then it is the bytes of the hex hash
+    assertThat(java.util.HexFormat.of().formatHex(digest))
+        .isEqualTo("e2d73e989d99e79015cb41347a41a3b2");
+  }
+
+  @Test
   void compatibleWritesNullAndEmptyAlike() {
     // Given a row with NULL and one with the empty string
     RowHasher hasher = compatible(ID_NAME_NOTE);

@@ -91,6 +91,11 @@ public final class JdbcRowHasher {
     return hasher.hash(read(row));
   }
 
+  /** The hash of the result set's current row as raw bytes ({@link RowHasher#digest}). */
+  public byte[] digest(ResultSet row) throws SQLException {
+    return hasher.digest(read(row));
+  }
+
   /** The canonical text of the current row, for diagnostics (never logged: it holds data). */
   public String canonicalText(ResultSet row) throws SQLException {
     return hasher.canonicalText(read(row));
