@@ -1,0 +1,147 @@
+package io.cdccompare.core.verdict;
+
+import io.cdccompare.core.stream.KeyPartitioner;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Merges one chunk's source hashes for one partition of the table topic with the target rows read
+ * inside the chunk's compared key range, and decides each row's outcome (DESIGN.md §3.3):
+ *
+ * <ul>
+ *   <li>a chunk key read on the target is <b>matched</b> if the hashes are equal, else
+ *       <b>failed</b>;
+ *   <li>a chunk key never read on the target is <b>missed</b>;
+ *   <li>a target key that is not a chunk key but lives in this partition ({@link
+ *       KeyPartitioner#partition}) is <b>extra</b>; target keys of other partitions belong to other
+ *       verifiers and are not counted;
+ *   <li>any of these keys that is in the in-flight set (changed between the chunk's OPEN and CLOSE
+ *       markers) is <b>in-flight</b> instead, whatever its hashes: neither matched nor failed, to
+ *       be checked again.
+ * </ul>
+ *
+ * <p>Membership is decided by the chunk's key list alone, never by the order in which the target
+ * returns rows: the caller may feed rows in any order, including rows it looked up by key. A target
+ * key fed twice is refused (the key columns are not unique on the target). Memory follows the chunk
+ * (its keys and hashes), not the table.
+ *
+ * <p>Not thread-safe: one instance per chunk and partition, fed by one reader.
+ */
+public final class ChunkComparison {
+
+  private final Map<String, byte[]> chunk;
+  private final Set<String> inFlightKeys;
+  private final int partition;
+  private final int partitionCount;
+  private final Set<String> seenChunkKeys = new HashSet<>();
+  private final Set<String> seenOtherKeys = new HashSet<>();
+  private long matched;
+  private final List<String> failed = new ArrayList<>();
+  private final List<String> extra = new ArrayList<>();
+  private final List<String> inFlight = new ArrayList<>();
+
+  /**
+   * @param chunkHashes the chunk's compared rows of this partition: encoded key → row hash bytes
+   * @param inFlightKeys encoded keys changed in this partition between the chunk's markers
+   * @param partition the partition of the table topic this comparison covers
+   * @param partitionCount the table topic's partition count
+   * @throws IllegalArgumentException if a chunk key does not live in {@code partition} (the hashes
+   *     were split for another partition or partition count)
+   */
+  public ChunkComparison(
+      Map<String, byte[]> chunkHashes,
+      Set<String> inFlightKeys,
+      int partition,
+      int partitionCount) {
+    if (partitionCount <= 0 || partition < 0 || partition >= partitionCount) {
+      throw new IllegalArgumentException(
+          "partition " + partition + " is not one of " + partitionCount + " partitions");
+    }
+    this.chunk = new HashMap<>(chunkHashes);
+    this.inFlightKeys = Set.copyOf(inFlightKeys);
+    this.partition = partition;
+    this.partitionCount = partitionCount;
+    for (Map.Entry<String, byte[]> entry : chunk.entrySet()) {
+      if (entry.getValue() == null) {
+        throw new IllegalArgumentException("chunk key '" + entry.getKey() + "' has no hash");
+      }
+      int home = KeyPartitioner.partition(entry.getKey(), partitionCount);
+      if (home != partition) {
+        throw new IllegalArgumentException(
+            "chunk key '"
+                + entry.getKey()
+                + "' lives in partition "
+                + home
+                + " of "
+                + partitionCount
+                + ", not in "
+                + partition);
+      }
+    }
+  }
+
+  /**
+   * One target row: read inside the compared key range, or looked up by a chunk key.
+   *
+   * @throws IllegalStateException if this key was fed before
+   */
+  public void acceptTarget(String key, byte[] hash) {
+    byte[] expected = chunk.get(key);
+    if (expected != null) {
+      if (!seenChunkKeys.add(key)) {
+        throw duplicate(key);
+      }
+      if (inFlightKeys.contains(key)) {
+        inFlight.add(key);
+      } else if (Arrays.equals(expected, hash)) {
+        matched++;
+      } else {
+        failed.add(key);
+      }
+      return;
+    }
+    if (KeyPartitioner.partition(key, partitionCount) != partition) {
+      return;
+    }
+    if (!seenOtherKeys.add(key)) {
+      throw duplicate(key);
+    }
+    if (inFlightKeys.contains(key)) {
+      inFlight.add(key);
+    } else {
+      extra.add(key);
+    }
+  }
+
+  /** The chunk keys no target row was fed for yet, in no particular order. */
+  public Set<String> unseenChunkKeys() {
+    Set<String> unseen = new LinkedHashSet<>(chunk.keySet());
+    unseen.removeAll(seenChunkKeys);
+    return unseen;
+  }
+
+  /** The verdict of the rows fed so far: every chunk key not fed is missed (or in-flight). */
+  public ChunkVerdict verdict() {
+    List<String> missed = new ArrayList<>();
+    List<String> inFlightAll = new ArrayList<>(inFlight);
+    for (String key : unseenChunkKeys()) {
+      if (inFlightKeys.contains(key)) {
+        inFlightAll.add(key);
+      } else {
+        missed.add(key);
+      }
+    }
+    return ChunkVerdict.of(matched, failed, missed, extra, inFlightAll);
+  }
+
+  private static IllegalStateException duplicate(String key) {
+    return new IllegalStateException(
+        "target key '" + key + "' was read twice: the key columns are not unique on the target");
+  }
+}

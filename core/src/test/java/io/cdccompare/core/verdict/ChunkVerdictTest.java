@@ -1,0 +1,81 @@
+package io.cdccompare.core.verdict;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ChunkVerdictTest {
+
+  @Test
+  void keyListsAreSorted() {
+    // Given keys in no order
+    // When a verdict is made of them
+    ChunkVerdict verdict =
+        ChunkVerdict.of(4, List.of("b", "a"), List.of("z", "c"), List.of(), List.of("y", "x"));
+
+    // Then each list is sorted and the counts follow the lists
+    assertThat(verdict.failedKeys()).containsExactly("a", "b");
+    assertThat(verdict.missedKeys()).containsExactly("c", "z");
+    assertThat(verdict.inFlightKeys()).containsExactly("x", "y");
+    assertThat(verdict.compared()).isEqualTo(10);
+    assertThat(verdict.hasDifferences()).isTrue();
+  }
+
+  @Test
+  void aCountMustEqualItsKeyList() {
+    // Given two failed rows but one failed key
+    // When the verdict is made
+    // Then it is refused
+    assertThatThrownBy(
+            () -> new ChunkVerdict(0, 2, 0, 0, 0, List.of("a"), List.of(), List.of(), List.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("failed counts 2 rows but keeps 1 keys");
+  }
+
+  @Test
+  void countsAreNeverNegative() {
+    // Given a negative matched count
+    // When the verdict is made
+    // Then it is refused
+    assertThatThrownBy(() -> ChunkVerdict.of(-1, List.of(), List.of(), List.of(), List.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("matched must not be negative");
+  }
+
+  @Test
+  void aKeyHasOneOutcome() {
+    // Given a key both failed and in flight
+    // When the verdict is made
+    // Then it is refused
+    assertThatThrownBy(() -> ChunkVerdict.of(0, List.of("k"), List.of(), List.of(), List.of("k")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'k' has two outcomes");
+  }
+
+  @Test
+  void aKeyIsListedOnce() {
+    // Given the same missed key twice
+    // When the verdict is made
+    // Then it is refused
+    assertThatThrownBy(() -> ChunkVerdict.of(0, List.of(), List.of("k", "k"), List.of(), List.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("more than once");
+  }
+
+  @Test
+  void keyListsCannotBeChangedAfterwards() {
+    // Given a verdict made from a mutable list
+    java.util.ArrayList<String> failed = new java.util.ArrayList<>(List.of("a"));
+    ChunkVerdict verdict = ChunkVerdict.of(0, failed, List.of(), List.of(), List.of());
+
+    // When the list is changed afterwards
+    failed.add("b");
+
+    // Then the verdict keeps its own copy, which refuses changes
+    assertThat(verdict.failedKeys()).containsExactly("a");
+    assertThatThrownBy(() -> verdict.failedKeys().add("c"))
+        .isInstanceOf(UnsupportedOperationException.class);
+  }
+}
