@@ -76,6 +76,91 @@ public interface Dialect {
   }
 
   /**
+   * Statements that put a new session of cdc-compare's own into the state its SQL relies on (for
+   * MariaDB a fixed {@code +00:00} time zone, which makes {@code FROM_UNIXTIME(?)} exact). Run once
+   * per connection, outside any transaction.
+   */
+  default List<String> sessionSetupSql() {
+    return List.of();
+  }
+
+  /**
+   * Inserts a row or, when a row with the same key exists, overwrites its other columns: the
+   * idempotent write of a row image. {@code columns} hold every key column; {@code placeholders}
+   * are the columns' write placeholders ({@link ColumnAccess#placeholder()}).
+   */
+  String upsertSql(
+      TableRef table, List<String> columns, List<String> placeholders, List<String> keyColumns);
+
+  /** A plain insert of one row, {@code placeholders} parallel to {@code columns}. */
+  default String insertSql(TableRef table, List<String> columns, List<String> placeholders) {
+    if (columns.isEmpty() || columns.size() != placeholders.size()) {
+      throw new IllegalArgumentException("one placeholder per column, at least one column");
+    }
+    return "INSERT INTO "
+        + qualified(table)
+        + " ("
+        + columns.stream().map(this::quote).collect(Collectors.joining(", "))
+        + ") VALUES ("
+        + String.join(", ", placeholders)
+        + ")";
+  }
+
+  /**
+   * Deletes the row with one key: {@code k1 = p1 AND k2 = p2}, each column compared on its own so
+   * that both databases use the key index.
+   */
+  default String deleteByKeySql(
+      TableRef table, List<String> keyColumns, List<String> placeholders) {
+    return "DELETE FROM " + qualified(table) + " WHERE " + keyEquals(keyColumns, placeholders);
+  }
+
+  /** {@code k1 = p1 AND k2 = p2}. */
+  default String keyEquals(List<String> keyColumns, List<String> placeholders) {
+    if (keyColumns.isEmpty() || keyColumns.size() != placeholders.size()) {
+      throw new IllegalArgumentException("one placeholder per key column, at least one column");
+    }
+    StringBuilder sql = new StringBuilder();
+    for (int i = 0; i < keyColumns.size(); i++) {
+      if (i > 0) {
+        sql.append(" AND ");
+      }
+      sql.append(quote(keyColumns.get(i))).append(" = ").append(placeholders.get(i));
+    }
+    return sql.toString();
+  }
+
+  /**
+   * Creates one of cdc-compare's own tables unless it exists, with the dialect's types for the
+   * neutral {@link StoredType}s (text compared exactly, byte for byte).
+   */
+  String createTableIfMissingSql(
+      TableRef table, List<ColumnDefinition> columns, List<String> primaryKey);
+
+  /** The physical type a {@link StoredType} column has on this database, to bind and read it. */
+  ColumnType storedColumnType(StoredType type);
+
+  /**
+   * Binds a column value from a change event (the Java values of {@code EventValues.toJava}, SQL
+   * NULL as {@code null}) to a parameter written into a column of the given physical type, with the
+   * column's {@link ColumnAccess#placeholder()}. A time since midnight ({@code Duration}) is bound
+   * as a time of day, or as its canonical text outside a day; a wall-clock timestamp written into a
+   * column holding instants is taken as UTC, and an instant written into a wall-clock column is
+   * written in UTC.
+   *
+   * @throws IllegalArgumentException if the value cannot be held by the column, naming it
+   */
+  default void bindWrite(
+      PreparedStatement statement, int index, String column, Object value, ColumnType type)
+      throws SQLException {
+    if (value == null) {
+      statement.setNull(index, java.sql.Types.NULL);
+    } else {
+      bind(statement, index, WriteValues.normalize(this, column, type, value), type);
+    }
+  }
+
+  /**
    * The dialect of a JDBC URL ({@code jdbc:postgresql:}, {@code jdbc:mariadb:}, {@code
    * jdbc:mysql:}).
    */

@@ -7,7 +7,9 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * MariaDB (and MySQL): types by MariaDB Connector/J's names ({@code INTEGER UNSIGNED}, {@code
@@ -31,6 +33,9 @@ import java.util.UUID;
  * </ul>
  */
 public final class MariaDbDialect implements Dialect {
+
+  private static final long TIMESTAMP_MIN_SECONDS = 1;
+  private static final long TIMESTAMP_MAX_SECONDS = Integer.MAX_VALUE;
 
   @Override
   public String name() {
@@ -109,6 +114,102 @@ public final class MariaDbDialect implements Dialect {
     } else {
       statement.setObject(index, value);
     }
+  }
+
+  /** A fixed UTC session: {@code FROM_UNIXTIME(?)} is exact only at a fixed offset. */
+  @Override
+  public List<String> sessionSetupSql() {
+    return List.of("SET time_zone = '+00:00'");
+  }
+
+  /**
+   * {@code INSERT … ON DUPLICATE KEY UPDATE c = VALUES(c)} for every other column. Like any MariaDB
+   * upsert it fires on a conflict in any unique index, not only the primary key.
+   */
+  @Override
+  public String upsertSql(
+      TableRef table, List<String> columns, List<String> placeholders, List<String> keyColumns) {
+    List<String> updates =
+        columns.stream()
+            .filter(column -> !keyColumns.contains(column))
+            .map(column -> quote(column) + " = VALUES(" + quote(column) + ")")
+            .toList();
+    if (updates.isEmpty()) {
+      String key = quote(keyColumns.get(0));
+      updates = List.of(key + " = " + key);
+    }
+    return insertSql(table, columns, placeholders)
+        + " ON DUPLICATE KEY UPDATE "
+        + String.join(", ", updates);
+  }
+
+  /** InnoDB, {@code utf8mb4} with the binary collation: text compared exactly, like PostgreSQL. */
+  @Override
+  public String createTableIfMissingSql(
+      TableRef table, List<ColumnDefinition> columns, List<String> primaryKey) {
+    return "CREATE TABLE IF NOT EXISTS "
+        + qualified(table)
+        + " ("
+        + columns.stream()
+            .map(c -> quote(c.name()) + " " + typeName(c) + (c.nullable() ? " NULL" : " NOT NULL"))
+            .collect(Collectors.joining(", "))
+        + ", PRIMARY KEY ("
+        + primaryKey.stream().map(this::quote).collect(Collectors.joining(", "))
+        + ")) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+  }
+
+  private static String typeName(ColumnDefinition column) {
+    return switch (column.type()) {
+      case TEXT -> "VARCHAR(" + column.length() + ")";
+      case LONG_TEXT -> "LONGTEXT";
+      case INTEGER -> "INT";
+      case BIGINT -> "BIGINT";
+      // DATETIME holding UTC: a TIMESTAMP would move with the session zone and end in 2038
+      case TIMESTAMP_UTC -> "DATETIME(6)";
+    };
+  }
+
+  @Override
+  public ColumnType storedColumnType(StoredType type) {
+    return ColumnType.of(
+        switch (type) {
+          case TEXT -> "varchar";
+          case LONG_TEXT -> "longtext";
+          case INTEGER -> "int";
+          case BIGINT -> "bigint";
+          case TIMESTAMP_UTC -> "datetime";
+        });
+  }
+
+  /**
+   * Refuses what MariaDB would silently turn into NULL or a truncated value: an instant outside the
+   * {@code TIMESTAMP} range ({@code FROM_UNIXTIME} gives NULL), and the decimal specials {@code
+   * NaN} and {@code ±Infinity}, which a {@code DECIMAL} cannot hold.
+   */
+  @Override
+  public void bindWrite(
+      PreparedStatement statement, int index, String column, Object value, ColumnType type)
+      throws SQLException {
+    String base = type.baseName();
+    Object normalized = value == null ? null : WriteValues.normalize(this, column, type, value);
+    if (base.equals("timestamp") && normalized instanceof OffsetDateTime instant) {
+      long seconds = instant.toEpochSecond();
+      if (seconds < TIMESTAMP_MIN_SECONDS || seconds > TIMESTAMP_MAX_SECONDS) {
+        throw new IllegalArgumentException(
+            "column "
+                + column
+                + ": "
+                + instant
+                + " is outside the range of a MariaDB TIMESTAMP (1970-01-01 00:00:01 to"
+                + " 2038-01-19 03:14:07 UTC)");
+      }
+    }
+    if ((base.equals("decimal") || base.equals("numeric"))
+        && normalized instanceof String special) {
+      throw new IllegalArgumentException(
+          "column " + column + ": a MariaDB " + base + " cannot hold '" + special + "'");
+    }
+    Dialect.super.bindWrite(statement, index, column, normalized, type);
   }
 
   private static BigDecimal epochSeconds(Instant instant) {

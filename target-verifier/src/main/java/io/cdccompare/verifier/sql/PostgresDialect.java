@@ -4,6 +4,8 @@ import io.cdccompare.core.rowhash.LogicalType;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * PostgreSQL: types by the driver's names ({@code int4}, {@code numeric}, {@code float4}, {@code
@@ -64,6 +66,59 @@ public final class PostgresDialect implements Dialect {
     } else {
       statement.setObject(index, value);
     }
+  }
+
+  /** {@code INSERT … ON CONFLICT (key) DO UPDATE SET c = EXCLUDED.c} for every other column. */
+  @Override
+  public String upsertSql(
+      TableRef table, List<String> columns, List<String> placeholders, List<String> keyColumns) {
+    String keys = keyColumns.stream().map(this::quote).collect(Collectors.joining(", "));
+    List<String> updates =
+        columns.stream()
+            .filter(column -> !keyColumns.contains(column))
+            .map(column -> quote(column) + " = EXCLUDED." + quote(column))
+            .toList();
+    return insertSql(table, columns, placeholders)
+        + " ON CONFLICT ("
+        + keys
+        + ")"
+        + (updates.isEmpty() ? " DO NOTHING" : " DO UPDATE SET " + String.join(", ", updates));
+  }
+
+  @Override
+  public String createTableIfMissingSql(
+      TableRef table, List<ColumnDefinition> columns, List<String> primaryKey) {
+    return "CREATE TABLE IF NOT EXISTS "
+        + qualified(table)
+        + " ("
+        + columns.stream()
+            .map(c -> quote(c.name()) + " " + typeName(c) + (c.nullable() ? "" : " NOT NULL"))
+            .collect(Collectors.joining(", "))
+        + ", PRIMARY KEY ("
+        + primaryKey.stream().map(this::quote).collect(Collectors.joining(", "))
+        + "))";
+  }
+
+  private static String typeName(ColumnDefinition column) {
+    return switch (column.type()) {
+      case TEXT -> "varchar(" + column.length() + ")";
+      case LONG_TEXT -> "text";
+      case INTEGER -> "integer";
+      case BIGINT -> "bigint";
+      case TIMESTAMP_UTC -> "timestamptz(6)";
+    };
+  }
+
+  @Override
+  public ColumnType storedColumnType(StoredType type) {
+    return ColumnType.of(
+        switch (type) {
+          case TEXT -> "varchar";
+          case LONG_TEXT -> "text";
+          case INTEGER -> "int4";
+          case BIGINT -> "int8";
+          case TIMESTAMP_UTC -> "timestamptz";
+        });
   }
 
   private static boolean isCharacterType(ColumnType type) {
