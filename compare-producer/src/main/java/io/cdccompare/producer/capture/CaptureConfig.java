@@ -2,6 +2,8 @@ package io.cdccompare.producer.capture;
 
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.producer.config.ConfigFile;
+import io.cdccompare.producer.config.ConnectionSettings;
+import io.cdccompare.producer.config.ConnectionSettings.SourceDatabase;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,8 +15,6 @@ import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.ValidString;
-import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.common.config.types.Password;
 
 /**
  * Configuration of the capture: every key declared once with its type, default, validation and
@@ -22,13 +22,13 @@ import org.apache.kafka.common.config.types.Password;
  * to the Debezium engine (without the prefix), after ours, so an expert can override anything.
  */
 public final class CaptureConfig {
-  public static final String TOPIC_PREFIX = "topic.prefix";
-  public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
-  public static final String SOURCE_HOST = "source.hostname";
-  public static final String SOURCE_PORT = "source.port";
-  public static final String SOURCE_DATABASE = "source.database";
-  public static final String SOURCE_USER = "source.user";
-  public static final String SOURCE_PASSWORD = "source.password";
+  public static final String TOPIC_PREFIX = ConnectionSettings.TOPIC_PREFIX;
+  public static final String BOOTSTRAP_SERVERS = ConnectionSettings.BOOTSTRAP_SERVERS;
+  public static final String SOURCE_HOST = ConnectionSettings.SOURCE_HOST;
+  public static final String SOURCE_PORT = ConnectionSettings.SOURCE_PORT;
+  public static final String SOURCE_DATABASE = ConnectionSettings.SOURCE_DATABASE;
+  public static final String SOURCE_USER = ConnectionSettings.SOURCE_USER;
+  public static final String SOURCE_PASSWORD = ConnectionSettings.SOURCE_PASSWORD;
   public static final String TABLES = "tables";
   public static final String TOPIC_PARTITIONS = "topic.partitions";
   public static final String TOPIC_REPLICATION = "topic.replication.factor";
@@ -40,73 +40,18 @@ public final class CaptureConfig {
   public static final String OFFSETS_TOPIC = "offsets.topic";
   public static final String ALERTS_TOPIC = "alerts.topic";
   public static final String NAME = "capture.name";
-  public static final String REGISTRY_URL = "schema.registry.url";
+  public static final String REGISTRY_URL = ConnectionSettings.REGISTRY_URL;
 
   static final Set<String> PREFIXES =
       Set.of("producer.", "debezium.", "admin.", "schema.registry.");
 
   static final ConfigDef DEFINITION =
-      new ConfigDef()
-          .define(
-              TOPIC_PREFIX,
-              Type.STRING,
-              ConfigDef.NO_DEFAULT_VALUE,
-              new TopicPart(),
-              Importance.HIGH,
-              "Prefix of every topic name (<prefix>.<schema>.<table>); also names the capture.")
-          .define(
-              BOOTSTRAP_SERVERS,
-              Type.LIST,
-              ConfigDef.NO_DEFAULT_VALUE,
-              ConfigDef.ValidList.anyNonDuplicateValues(false, false),
-              Importance.HIGH,
-              "Kafka bootstrap servers.")
-          .define(
-              REGISTRY_URL,
-              Type.STRING,
-              ConfigDef.NO_DEFAULT_VALUE,
-              new ConfigDef.NonEmptyString(),
-              Importance.HIGH,
-              "Schema registry with the Confluent-compatible API (markers and alerts are Avro).")
-          .define(
-              SOURCE_HOST,
-              Type.STRING,
-              ConfigDef.NO_DEFAULT_VALUE,
-              new ConfigDef.NonEmptyString(),
-              Importance.HIGH,
-              "Source PostgreSQL host.")
-          .define(
-              SOURCE_PORT,
-              Type.INT,
-              5432,
-              Range.between(1, 65535),
-              Importance.HIGH,
-              "Source PostgreSQL port.")
-          .define(
-              SOURCE_DATABASE,
-              Type.STRING,
-              ConfigDef.NO_DEFAULT_VALUE,
-              new ConfigDef.NonEmptyString(),
-              Importance.HIGH,
-              "Source database name.")
-          .define(
-              SOURCE_USER,
-              Type.STRING,
-              ConfigDef.NO_DEFAULT_VALUE,
-              new ConfigDef.NonEmptyString(),
-              Importance.HIGH,
-              "Source user with the REPLICATION attribute.")
-          .define(
-              SOURCE_PASSWORD,
-              Type.PASSWORD,
-              "",
-              Importance.HIGH,
-              "Source password (use ${env:NAME} or ${file:path:key}).")
+      ConnectionSettings.define(new ConfigDef())
           .define(
               TABLES,
               Type.STRING,
               ConfigDef.NO_DEFAULT_VALUE,
-              new TableList(),
+              new ConnectionSettings.TableList(),
               Importance.HIGH,
               "Captured tables, comma separated schema.table; quote parts with other characters:"
                   + " \"My Schema\".\"a.b\".")
@@ -207,28 +152,9 @@ public final class CaptureConfig {
     return values.getString(REGISTRY_URL);
   }
 
-  public String sourceHost() {
-    return values.getString(SOURCE_HOST);
-  }
-
-  public int sourcePort() {
-    return values.getInt(SOURCE_PORT);
-  }
-
-  public String sourceDatabase() {
-    return values.getString(SOURCE_DATABASE);
-  }
-
-  public String sourceUser() {
-    return values.getString(SOURCE_USER);
-  }
-
-  public Password sourcePassword() {
-    return values.getPassword(SOURCE_PASSWORD);
-  }
-
-  public String sourceJdbcUrl() {
-    return "jdbc:postgresql://" + sourceHost() + ":" + sourcePort() + "/" + sourceDatabase();
+  /** The source database. */
+  public SourceDatabase source() {
+    return ConnectionSettings.source(values);
   }
 
   public List<TableName> tables() {
@@ -293,29 +219,5 @@ public final class CaptureConfig {
   private String orDefault(String key, String fallback) {
     String v = values.getString(key);
     return v == null || v.isBlank() ? fallback : v;
-  }
-
-  /** A topic prefix uses only the characters Kafka allows in topic names. */
-  static final class TopicPart implements ConfigDef.Validator {
-    @Override
-    public void ensureValid(String name, Object value) {
-      if (value == null || !value.toString().matches("[a-zA-Z0-9._-]{1,200}")) {
-        throw new ConfigException(name, value, "use 1-200 of the characters a-z A-Z 0-9 . _ -");
-      }
-    }
-  }
-
-  /** The table list parses and is not empty. */
-  static final class TableList implements ConfigDef.Validator {
-    @Override
-    public void ensureValid(String name, Object value) {
-      try {
-        if (value == null || TableName.parseList(value.toString()).isEmpty()) {
-          throw new ConfigException(name, value, "name at least one schema.table");
-        }
-      } catch (IllegalArgumentException e) {
-        throw new ConfigException(name, value, e.getMessage());
-      }
-    }
   }
 }

@@ -26,11 +26,11 @@ final class EngineSettings {
         "offset.storage.replication.factor", Short.toString(config.topicReplicationFactor()));
     p.setProperty("offset.flush.interval.ms", "0");
     p.setProperty("bootstrap.servers", config.bootstrapServers());
-    p.setProperty("database.hostname", config.sourceHost());
-    p.setProperty("database.port", Integer.toString(config.sourcePort()));
-    p.setProperty("database.user", config.sourceUser());
-    p.setProperty("database.password", config.sourcePassword().value());
-    p.setProperty("database.dbname", config.sourceDatabase());
+    p.setProperty("database.hostname", config.source().host());
+    p.setProperty("database.port", Integer.toString(config.source().port()));
+    p.setProperty("database.user", config.source().user());
+    p.setProperty("database.password", config.source().password().value());
+    p.setProperty("database.dbname", config.source().database());
     p.setProperty("topic.prefix", config.topicPrefix());
     p.setProperty("plugin.name", "pgoutput");
     p.setProperty("slot.name", config.slotName());

@@ -14,6 +14,12 @@ public final class Failpoint {
    */
   public static final String CAPTURE_ACKED_NOT_COMMITTED = "capture.acked-not-committed";
 
+  /**
+   * In the compare producer, after the broker acknowledged every hash record of a chunk, before its
+   * CLOSE note is committed: the chunk is OPEN and its hash records orphaned.
+   */
+  public static final String COMPARE_HASHES_WRITTEN = "compare.hashes-written";
+
   /** Exit status of a JVM halted by a failpoint. */
   public static final int HALT_STATUS = 86;
 

@@ -69,6 +69,7 @@ final class NoteMarkers {
         .setNotedAt(notedAt(note.getString("noted_at")))
         .setPartition(partition)
         .setPartitionCount(partitions)
+        .setComparedShape(note.getString("compared_shape"))
         .build();
   }
 

@@ -32,8 +32,41 @@ public final class NoteTable {
         hashes_topic       text,
         hash_locations     text,
         column_fingerprint text,
+        compared_shape     text,
         saved_position     text,
         noted_at           timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (task, table_schema, table_name)
+      )""";
+
+  /** Adds the columns a note table created by an earlier version lacks. */
+  public static final String UPGRADE =
+      "ALTER TABLE repi.validatetables ADD COLUMN IF NOT EXISTS compared_shape text";
+
+  /**
+   * The compare tasks' positions, one row per (task, table): never published, so updating it makes
+   * no marker. {@code task_run_id} is the run of the whole task, {@code run_id} the table's run (a
+   * table restarted inside a resumed task run gets a new one); {@code saved_position} is the last
+   * key of the last closed chunk and {@code next_chunk} the number the next chunk gets.
+   */
+  public static final String POSITIONS_DDL =
+      """
+      CREATE TABLE IF NOT EXISTS repi.comparetables (
+        task               text        NOT NULL,
+        table_schema       text        NOT NULL,
+        table_name         text        NOT NULL,
+        task_run_id        text        NOT NULL,
+        run_id             text        NOT NULL,
+        kind               text        NOT NULL DEFAULT 'FULL',
+        state              text        NOT NULL CHECK (state IN ('PENDING', 'RUNNING', 'DONE')),
+        column_fingerprint text,
+        next_chunk         bigint      NOT NULL DEFAULT 0,
+        saved_position     text,
+        chunks_done        bigint      NOT NULL DEFAULT 0,
+        rows_read          bigint      NOT NULL DEFAULT 0,
+        rows_compared      bigint      NOT NULL DEFAULT 0,
+        started_at         timestamptz NOT NULL DEFAULT now(),
+        updated_at         timestamptz NOT NULL DEFAULT now(),
+        finished_at        timestamptz,
         PRIMARY KEY (task, table_schema, table_name)
       )""";
 

@@ -3,7 +3,6 @@ package io.cdccompare.producer.capture;
 import io.cdccompare.core.rowhash.LogicalType;
 import io.cdccompare.core.table.TableName;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -12,7 +11,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.Set;
 
 /**
@@ -26,12 +24,8 @@ final class SourceCatalog implements AutoCloseable {
   private final String database;
 
   SourceCatalog(CaptureConfig config) throws SQLException {
-    Properties props = new Properties();
-    props.put("user", config.sourceUser());
-    props.put("password", config.sourcePassword().value());
-    props.put("ApplicationName", "cdc-compare-capture");
-    this.connection = DriverManager.getConnection(config.sourceJdbcUrl(), props);
-    this.database = config.sourceDatabase();
+    this.connection = config.source().connect("cdc-compare-capture");
+    this.database = config.source().database();
   }
 
   /** A primary-key column and its database-independent type. */
@@ -121,7 +115,9 @@ final class SourceCatalog implements AutoCloseable {
     try (Statement s = connection.createStatement()) {
       s.execute("CREATE SCHEMA IF NOT EXISTS repi");
       s.execute(NoteTable.DDL);
+      s.execute(NoteTable.UPGRADE);
       s.execute(NoteTable.TOPICS_DDL);
+      s.execute(NoteTable.POSITIONS_DDL);
     }
   }
 

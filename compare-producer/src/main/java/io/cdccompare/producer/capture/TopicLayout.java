@@ -21,7 +21,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * when the capture first used it is recorded on the source; a topic whose count differs now (the
  * key-to-partition mapping changed) or a configuration asking for another count is refused.
  */
-final class TopicLayout {
+public final class TopicLayout {
   private final Map<TableName, String> topics;
   private final int partitions;
 
@@ -40,7 +40,7 @@ final class TopicLayout {
     }
   }
 
-  static String topicName(String prefix, TableName table) {
+  public static String topicName(String prefix, TableName table) {
     String name = prefix + "." + sanitize(table.schema()) + "." + sanitize(table.table());
     if (name.length() > 249) {
       throw new IllegalArgumentException(

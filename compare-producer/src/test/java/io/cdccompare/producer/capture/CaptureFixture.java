@@ -24,25 +24,25 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /** A fresh source database and capture configuration per test, and readers of what it wrote. */
-final class CaptureFixture {
+public final class CaptureFixture {
   private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
-  final EmbeddedEnvironment env;
-  final String database;
-  final String prefix;
+  public final EmbeddedEnvironment env;
+  public final String database;
+  public final String prefix;
 
-  CaptureFixture(EmbeddedEnvironment env) {
+  public CaptureFixture(EmbeddedEnvironment env) {
     this.env = env;
     int n = SEQUENCE.incrementAndGet();
     this.prefix = "cap" + n + "x" + Long.toString(System.nanoTime() % 1_000_000, 36);
     this.database = env.sourcePostgres().createDatabase("capture_" + prefix);
   }
 
-  Connection connect() throws SQLException {
+  public Connection connect() throws SQLException {
     return env.sourcePostgres().connect(database);
   }
 
-  void sql(String... statements) throws SQLException {
+  public void sql(String... statements) throws SQLException {
     try (Connection c = connect();
         Statement s = c.createStatement()) {
       for (String statement : statements) {
@@ -51,7 +51,7 @@ final class CaptureFixture {
     }
   }
 
-  Map<String, String> config(String tables) {
+  public Map<String, String> config(String tables) {
     PostgresServer pg = env.sourcePostgres();
     Map<String, String> config = new HashMap<>();
     config.put("topic.prefix", prefix);
@@ -70,7 +70,7 @@ final class CaptureFixture {
   }
 
   /** Runs a capture in a background thread until {@link Running#close()}. */
-  Running start(Map<String, String> config) throws Exception {
+  public Running start(Map<String, String> config) throws Exception {
     Capture capture = new Capture(CaptureConfig.of(config));
     ExecutorService thread = Executors.newSingleThreadExecutor();
     Future<?> run =
@@ -87,7 +87,8 @@ final class CaptureFixture {
     return new Running(capture, run, thread);
   }
 
-  record Running(Capture capture, Future<?> run, ExecutorService thread) implements AutoCloseable {
+  public record Running(Capture capture, Future<?> run, ExecutorService thread)
+      implements AutoCloseable {
     @Override
     public void close() throws Exception {
       capture.stop();
@@ -100,7 +101,7 @@ final class CaptureFixture {
   }
 
   /** Reads every record of a topic until {@code done} holds for what was read (or 60 s pass). */
-  List<ConsumerRecord<byte[], byte[]>> read(
+  public List<ConsumerRecord<byte[], byte[]>> read(
       String topic, Predicate<List<ConsumerRecord<byte[], byte[]>>> done) {
     List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
     try (KafkaConsumer<byte[], byte[]> consumer = fromBeginning(topic)) {
@@ -113,7 +114,7 @@ final class CaptureFixture {
   }
 
   /** Reads a topic up to its current end. */
-  List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
+  public List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
     List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
     try (KafkaConsumer<byte[], byte[]> consumer = fromBeginning(topic)) {
       Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment());
@@ -146,20 +147,20 @@ final class CaptureFixture {
     return consumer;
   }
 
-  static String key(ConsumerRecord<byte[], byte[]> r) {
+  public static String key(ConsumerRecord<byte[], byte[]> r) {
     return r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8);
   }
 
-  static String header(ConsumerRecord<byte[], byte[]> r, String name) {
+  public static String header(ConsumerRecord<byte[], byte[]> r, String name) {
     Header h = r.headers().lastHeader(name);
     return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
   }
 
-  static boolean isMarker(ConsumerRecord<byte[], byte[]> r) {
+  public static boolean isMarker(ConsumerRecord<byte[], byte[]> r) {
     return header(r, NoteMarkers.MARKER_HEADER) != null;
   }
 
-  static long count(
+  public static long count(
       List<ConsumerRecord<byte[], byte[]>> records, Predicate<ConsumerRecord<byte[], byte[]>> p) {
     return records.stream().filter(p).count();
   }

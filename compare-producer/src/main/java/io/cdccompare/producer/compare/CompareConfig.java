@@ -1,0 +1,298 @@
+package io.cdccompare.producer.compare;
+
+import io.cdccompare.core.chunk.ChunkSampling;
+import io.cdccompare.core.compare.ChunkPacing;
+import io.cdccompare.core.compare.TableTask;
+import io.cdccompare.core.rowhash.CanonicalFormat;
+import io.cdccompare.core.rowhash.HashFunction;
+import io.cdccompare.core.table.TableName;
+import io.cdccompare.producer.config.ConfigFile;
+import io.cdccompare.producer.config.ConnectionSettings;
+import io.cdccompare.producer.config.ConnectionSettings.SourceDatabase;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.ValidString;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * Configuration of one compare task (one file): the shared connection keys ({@link
+ * ConnectionSettings}), the task's own keys declared here with type, default, validation and
+ * documentation, and the per-table keys of {@link TableSettings}. {@code producer.*}, {@code
+ * admin.*} and {@code schema.registry.*} settings pass through to the Kafka clients. Everything is
+ * checked when the file is loaded; what needs the database is checked before anything is written.
+ */
+public final class CompareConfig {
+  public static final String TASK_NAME = "task.name";
+  public static final String TABLES = "tables";
+  public static final String CHUNK = "chunk";
+  public static final String DEEP = "deep";
+  public static final String HASH_FORMAT = "hash.format";
+  public static final String HASH_FUNCTION = "hash.function";
+  public static final String HASHES_TOPIC = "hashes.topic";
+  public static final String HASHES_PARTITIONS = "hashes.topic.partitions";
+  public static final String HASHES_REPLICATION = "hashes.topic.replication.factor";
+  public static final String HASHES_MAX_BYTES = "hashes.max.record.bytes";
+  public static final String FETCH_SIZE = "fetch.size";
+  public static final String MAX_ROWS_PER_SECOND = "throttle.max.rows.per.second";
+  public static final String CHUNK_TIME_MS = "throttle.chunk.time.ms";
+  public static final String PROGRESS = "progress";
+  public static final String PROGRESS_INTERVAL_MS = "progress.interval.ms";
+
+  /** The largest chunk: a chunk's compared keys and hashes are held in memory until it closes. */
+  static final int MAX_CHUNK = 1_000_000;
+
+  static final Set<String> PREFIXES =
+      Set.of("producer.", "admin.", "schema.registry.", TableSettings.PREFIX);
+
+  static final ConfigDef DEFINITION =
+      ConnectionSettings.define(new ConfigDef())
+          .define(
+              TASK_NAME,
+              Type.STRING,
+              ConfigDef.NO_DEFAULT_VALUE,
+              new TaskName(),
+              Importance.HIGH,
+              "Name of the task: its notes, positions and results are kept under it.")
+          .define(
+              TABLES,
+              Type.STRING,
+              ConfigDef.NO_DEFAULT_VALUE,
+              new ConnectionSettings.TableList(),
+              Importance.HIGH,
+              "Compared tables in order, comma separated schema.table; each must be captured"
+                  + " (its topic recorded by the capture with the same topic.prefix).")
+          .define(
+              CHUNK,
+              Type.INT,
+              ChunkSampling.DEFAULT_CHUNK,
+              Range.between(1, MAX_CHUNK),
+              Importance.MEDIUM,
+              "Rows per chunk, in key order (per table: table.<t>.chunk).")
+          .define(
+              DEEP,
+              Type.INT,
+              ChunkSampling.DEFAULT_DEEP,
+              Range.between(1, 100),
+              Importance.MEDIUM,
+              "Percent of each chunk compared: its last round(rows x deep / 100) rows; 100"
+                  + " compares every row (per table: table.<t>.deep).")
+          .define(
+              HASH_FORMAT,
+              Type.STRING,
+              "compatible",
+              ValidString.in("compatible", "strict"),
+              Importance.LOW,
+              "Canonical row text: compatible (joined with ',', NULL = empty = N) or strict.")
+          .define(
+              HASH_FUNCTION,
+              Type.STRING,
+              "MD5",
+              new HashName(),
+              Importance.LOW,
+              "Row hash function, any JCA digest name (MD5, SHA-256).")
+          .define(
+              HASHES_TOPIC,
+              Type.STRING,
+              "",
+              Importance.LOW,
+              "Topic of the hash records (default: <prefix>.compare.hashes); created compacted.")
+          .define(
+              HASHES_PARTITIONS,
+              Type.INT,
+              3,
+              Range.between(1, 10_000),
+              Importance.LOW,
+              "Partitions of the hashes topic when this task creates it.")
+          .define(
+              HASHES_REPLICATION,
+              Type.SHORT,
+              (short) -1,
+              Importance.LOW,
+              "Replication factor of the hashes topic when this task creates it (-1: the broker's).")
+          .define(
+              HASHES_MAX_BYTES,
+              Type.INT,
+              0,
+              Range.atLeast(0),
+              Importance.LOW,
+              "Largest hash record in bytes; a bigger one is split into parts (0: from the topic's"
+                  + " max.message.bytes and the producer's max.request.size).")
+          .define(
+              FETCH_SIZE,
+              Type.INT,
+              10_000,
+              Range.between(1, MAX_CHUNK),
+              Importance.LOW,
+              "Rows fetched per round trip while a chunk is read.")
+          .define(
+              MAX_ROWS_PER_SECOND,
+              Type.LONG,
+              0L,
+              Range.atLeast(0),
+              Importance.MEDIUM,
+              "Throttle: at most this many rows read per second (0: no limit).")
+          .define(
+              CHUNK_TIME_MS,
+              Type.LONG,
+              0L,
+              Range.atLeast(0),
+              Importance.MEDIUM,
+              "Throttle: each chunk takes at least this long, the producer rests after a faster one"
+                  + " (0: no limit).")
+          .define(
+              PROGRESS,
+              Type.STRING,
+              "auto",
+              ValidString.in("auto", "bar", "log", "off"),
+              Importance.LOW,
+              "Progress: a live bar on a terminal, log lines otherwise (auto), or forced.")
+          .define(
+              PROGRESS_INTERVAL_MS,
+              Type.LONG,
+              10_000L,
+              Range.atLeast(100),
+              Importance.LOW,
+              "How often a progress log line is written.");
+
+  private final AbstractConfig values;
+  private final Map<String, String> raw;
+  private final List<TableTask> tableTasks;
+
+  private CompareConfig(Map<String, String> raw) {
+    this.raw = raw;
+    this.values = new AbstractConfig(DEFINITION, raw, false);
+    this.tableTasks =
+        TableSettings.parse(
+            TableName.parseList(values.getString(TABLES)),
+            raw,
+            new ChunkSampling(values.getInt(CHUNK), values.getInt(DEEP)));
+  }
+
+  /** Loads and checks a task file; errors name the file and the key at fault. */
+  public static CompareConfig load(Path file) {
+    Map<String, String> values = ConfigFile.load(file, DEFINITION, PREFIXES);
+    try {
+      return new CompareConfig(values);
+    } catch (ConfigException e) {
+      throw new ConfigException(file + ": " + e.getMessage());
+    }
+  }
+
+  public static CompareConfig of(Map<String, String> values) {
+    return new CompareConfig(
+        ConfigFile.check(
+            new LinkedHashMap<>(values), DEFINITION, PREFIXES, "compare task configuration"));
+  }
+
+  public String taskName() {
+    return values.getString(TASK_NAME);
+  }
+
+  public String topicPrefix() {
+    return values.getString(ConnectionSettings.TOPIC_PREFIX);
+  }
+
+  public String bootstrapServers() {
+    return String.join(",", values.getList(ConnectionSettings.BOOTSTRAP_SERVERS));
+  }
+
+  public String schemaRegistryUrl() {
+    return values.getString(ConnectionSettings.REGISTRY_URL);
+  }
+
+  public SourceDatabase source() {
+    return ConnectionSettings.source(values);
+  }
+
+  /** The tables, in the order they are compared. */
+  public List<TableTask> tables() {
+    return tableTasks;
+  }
+
+  public CanonicalFormat hashFormat() {
+    return CanonicalFormat.valueOf(values.getString(HASH_FORMAT).toUpperCase(Locale.ROOT));
+  }
+
+  public HashFunction hashFunction() {
+    return HashFunction.messageDigest(values.getString(HASH_FUNCTION));
+  }
+
+  public String hashesTopic() {
+    String topic = values.getString(HASHES_TOPIC);
+    return topic == null || topic.isBlank() ? topicPrefix() + ".compare.hashes" : topic;
+  }
+
+  public int hashesTopicPartitions() {
+    return values.getInt(HASHES_PARTITIONS);
+  }
+
+  public short hashesTopicReplicationFactor() {
+    return values.getShort(HASHES_REPLICATION);
+  }
+
+  /** The configured largest hash record, 0 when it comes from the topic and producer limits. */
+  public int hashesMaxRecordBytes() {
+    return values.getInt(HASHES_MAX_BYTES);
+  }
+
+  public int fetchSize() {
+    return values.getInt(FETCH_SIZE);
+  }
+
+  public ChunkPacing pacing() {
+    return new ChunkPacing(
+        values.getLong(MAX_ROWS_PER_SECOND), Duration.ofMillis(values.getLong(CHUNK_TIME_MS)));
+  }
+
+  public String progress() {
+    return values.getString(PROGRESS);
+  }
+
+  public Duration progressInterval() {
+    return Duration.ofMillis(values.getLong(PROGRESS_INTERVAL_MS));
+  }
+
+  /** Settings under a pass-through prefix, with the prefix removed. */
+  public Map<String, Object> withPrefix(String prefix) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    raw.forEach(
+        (k, v) -> {
+          if (k.startsWith(prefix)) {
+            out.put(k.substring(prefix.length()), v);
+          }
+        });
+    return out;
+  }
+
+  /** A task name is safe in a Kafka record key and a log line. */
+  static final class TaskName implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(String name, Object value) {
+      if (value == null || !value.toString().matches("[a-zA-Z0-9._-]{1,100}")) {
+        throw new ConfigException(name, value, "use 1-100 of the characters a-z A-Z 0-9 . _ -");
+      }
+    }
+  }
+
+  /** The JVM provides the hash function. */
+  static final class HashName implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(String name, Object value) {
+      try {
+        HashFunction.messageDigest(String.valueOf(value));
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+  }
+}

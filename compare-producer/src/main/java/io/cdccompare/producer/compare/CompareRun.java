@@ -1,0 +1,316 @@
+package io.cdccompare.producer.compare;
+
+import io.cdccompare.core.compare.ChunkPacing;
+import io.cdccompare.core.table.TableName;
+import io.cdccompare.producer.capture.Failpoint;
+import io.cdccompare.producer.capture.NoteTable;
+import io.cdccompare.producer.compare.HashRecordWriter.ChunkId;
+import io.cdccompare.producer.compare.TaskPositions.Open;
+import io.cdccompare.producer.compare.TaskPositions.Position;
+import io.cdccompare.schemas.avro.HashRecord;
+import io.cdccompare.schemas.avro.HashRecordLocation;
+import io.cdccompare.schemas.avro.TaskKind;
+import io.cdccompare.schemas.serde.SpecificAvroSerializer;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run of a full compare task (DESIGN.md §3.2): table after table, chunk after chunk, commit the
+ * OPEN note, read and hash the chunk in one snapshot, write its hash records and wait for the
+ * acknowledgements, then commit the CLOSE note with the position after the chunk.
+ *
+ * <p>Everything the configuration names is checked first (tables, columns, keys, captured topics);
+ * a problem stops the run before anything is written to the source or to Kafka. A stopped run
+ * (Ctrl-C, {@link #stop()}, or a crash) continues after its last closed chunk when started again; a
+ * table whose key or compared columns changed meanwhile restarts from its first key under a new run
+ * id, and says so. Two processes never run the same task at once (a source advisory lock).
+ */
+public final class CompareRun {
+  private static final Logger LOG = LoggerFactory.getLogger(CompareRun.class);
+  private static final DateTimeFormatter RUN_TIME =
+      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+
+  private final CompareConfig config;
+  private final boolean startOver;
+  private volatile boolean stopping;
+
+  /**
+   * @param startOver begin a new run even if the last one stopped before the end
+   */
+  public CompareRun(CompareConfig config, boolean startOver) {
+    this.config = config;
+    this.startOver = startOver;
+  }
+
+  /** What a run did, per table. */
+  public record Summary(
+      String taskRunId, boolean resumed, boolean complete, List<TableDone> tables) {}
+
+  /** What a run did with one table; counts include an earlier, stopped part of the same run. */
+  public record TableDone(
+      TableName table,
+      String runId,
+      long chunks,
+      long rows,
+      long comparedRows,
+      boolean restarted) {}
+
+  /** Asks the run to stop after the chunk it is reading is closed. Thread-safe. */
+  public void stop() {
+    stopping = true;
+  }
+
+  /**
+   * Runs the task to its end or until {@link #stop()}.
+   *
+   * @throws ConfigException for a table, column, key or topic the configuration gets wrong
+   */
+  public Summary run() throws Exception {
+    String task = config.taskName();
+    try (Connection catalog = config.source().connect("cdc-compare-task-" + task);
+        Connection scan = config.source().connect("cdc-compare-scan-" + task);
+        TaskPositions positions =
+            new TaskPositions(config.source().connect("cdc-compare-notes-" + task), task)) {
+      List<ScanPlan> plans = resolve(catalog);
+      TopicCheck topics = new TopicCheck(config);
+      topics.requireTableTopics(plans);
+      positions.lock();
+      int maxRecordBytes = topics.ensureHashesTopic();
+      positions.ensureTables();
+      RunStart start = start(positions, plans);
+      try (KafkaProducer<String, HashRecord> producer = producer()) {
+        HashRecordWriter writer =
+            new HashRecordWriter(producer, config.hashesTopic(), maxRecordBytes);
+        Progress progress = Progress.of(task, config.progress(), config.progressInterval());
+        List<TableDone> done = new ArrayList<>();
+        for (ScanPlan plan : plans) {
+          if (stopping) {
+            break;
+          }
+          done.add(compareTable(plan, start, positions, writer, progress, catalog, scan));
+        }
+        boolean complete = !stopping;
+        LOG.info(
+            "task={} run={} {} tables={}",
+            task,
+            start.taskRunId(),
+            complete ? "finished" : "stopped",
+            done.size());
+        return new Summary(start.taskRunId(), start.resumed(), complete, done);
+      }
+    }
+  }
+
+  private List<ScanPlan> resolve(Connection catalog) throws SQLException {
+    SourceTables tables =
+        new SourceTables(
+            catalog,
+            config.source().database(),
+            config.topicPrefix(),
+            config.hashFormat(),
+            config.hashFunction());
+    if (!tables.relationExists(NoteTable.NAME.toString())) {
+      throw new ConfigException(
+          "source database "
+              + config.source().database()
+              + " has no "
+              + NoteTable.NAME
+              + ": start the capture (topic.prefix="
+              + config.topicPrefix()
+              + ") before comparing");
+    }
+    List<ScanPlan> plans = new ArrayList<>();
+    for (var task : config.tables()) {
+      plans.add(tables.resolve(task));
+    }
+    return plans;
+  }
+
+  /** Which run this is and where each table starts. */
+  private record RunStart(String taskRunId, boolean resumed, Map<TableName, Position> positions) {}
+
+  private RunStart start(TaskPositions positions, List<ScanPlan> plans) throws SQLException {
+    Map<TableName, Position> stored = positions.load();
+    List<TableName> tables = plans.stream().map(p -> p.task().table()).toList();
+    String stopped =
+        tables.stream()
+            .map(stored::get)
+            .filter(p -> p != null && p.unfinished())
+            .map(Position::taskRunId)
+            .findFirst()
+            .orElse(null);
+    if (stopped != null && !startOver) {
+      LOG.info("task={} run={} resumes after its last closed chunk", config.taskName(), stopped);
+      return new RunStart(stopped, true, stored);
+    }
+    String taskRunId = newRunId();
+    positions.startRun(taskRunId, TaskKind.FULL, tables);
+    LOG.info("task={} run={} starts tables={}", config.taskName(), taskRunId, tables);
+    return new RunStart(taskRunId, false, positions.load());
+  }
+
+  private TableDone compareTable(
+      ScanPlan plan,
+      RunStart start,
+      TaskPositions positions,
+      HashRecordWriter writer,
+      Progress progress,
+      Connection catalog,
+      Connection scan)
+      throws Exception {
+    TableName table = plan.task().table();
+    String fingerprint = plan.shape().fingerprint();
+    Position position = start.positions().get(table);
+    boolean restarted = false;
+    if (position == null || !position.taskRunId().equals(start.taskRunId())) {
+      positions.restartTable(start.taskRunId(), start.taskRunId(), TaskKind.FULL, table);
+      position = positions.load().get(table);
+    } else if (position.done()) {
+      LOG.info("task={} table={} was done in this run", config.taskName(), table);
+      return new TableDone(
+          table,
+          position.runId(),
+          position.chunksDone(),
+          position.rowsRead(),
+          position.rowsCompared(),
+          false);
+    } else if (position.fingerprint() != null && !position.fingerprint().equals(fingerprint)) {
+      String runId = newRunId();
+      LOG.warn(
+          "task={} table={} restarts from its first key under run={}: its key or compared columns"
+              + " changed since the stopped run (fingerprint {} -> {})",
+          config.taskName(),
+          table,
+          runId,
+          position.fingerprint(),
+          fingerprint);
+      positions.restartTable(start.taskRunId(), runId, TaskKind.FULL, table);
+      position = positions.load().get(table);
+      restarted = true;
+    }
+    String runId = position.runId();
+    long chunk = position.nextChunk();
+    String after = position.savedPosition();
+    long rows = position.rowsRead();
+    long compared = position.rowsCompared();
+    long chunks = position.chunksDone();
+    ChunkReader reader = new ChunkReader(scan, plan, config.fetchSize());
+    ChunkPacing pacing = config.pacing();
+    progress.tableStarted(table, estimatedRows(catalog, plan), rows);
+    long pacingStart = System.nanoTime();
+    long pacedRows = 0;
+    String shape = plan.shape().toJson();
+    while (!stopping && reader.anyRowAfter(after)) {
+      long chunkStart = System.nanoTime();
+      positions.open(
+          new Open(
+              table,
+              runId,
+              TaskKind.FULL,
+              chunk,
+              plan.task().sampling().deep(),
+              fingerprint,
+              shape,
+              after));
+      ChunkRead read = reader.read(after);
+      List<HashRecordLocation> locations =
+          writer.write(
+              new ChunkId(config.taskName(), runId, TaskKind.FULL, table.toString(), chunk),
+              plan,
+              read);
+      Failpoint.hit(Failpoint.COMPARE_HASHES_WRITTEN);
+      String saved = read.rows() == 0 ? after : read.lastKey();
+      positions.close(table, chunk, read, config.hashesTopic(), locations, saved);
+      rows += read.rows();
+      compared += read.comparedRows();
+      chunks++;
+      chunk++;
+      after = saved;
+      progress.chunkDone(rows, chunks);
+      if (read.rows() < plan.task().sampling().chunk()) {
+        break;
+      }
+      pacedRows += read.rows();
+      rest(
+          pacing.pauseAfterChunk(
+              pacedRows,
+              Duration.ofNanos(System.nanoTime() - pacingStart),
+              Duration.ofNanos(System.nanoTime() - chunkStart)));
+    }
+    if (!stopping) {
+      positions.finish(table);
+      progress.tableDone(rows, chunks);
+    }
+    LOG.info(
+        "task={} table={} run={} {} chunks={} rows={} compared={}",
+        config.taskName(),
+        table,
+        runId,
+        stopping ? "stopped" : "done",
+        chunks,
+        rows,
+        compared);
+    return new TableDone(table, runId, chunks, rows, compared, restarted);
+  }
+
+  private void rest(Duration pause) throws InterruptedException {
+    long until = System.nanoTime() + pause.toNanos();
+    while (!stopping && System.nanoTime() < until) {
+      // the throttle's rest, cut short by stop()
+      Thread.sleep(Math.max(1, Math.min(200, (until - System.nanoTime()) / 1_000_000)));
+    }
+  }
+
+  /** The planner's row estimate, for the progress ETA (0 when never analysed). */
+  private static long estimatedRows(Connection catalog, ScanPlan plan) throws SQLException {
+    try (PreparedStatement s =
+        catalog.prepareStatement(
+            "SELECT greatest(c.reltuples, 0)::bigint FROM pg_class c"
+                + " JOIN pg_namespace n ON n.oid = c.relnamespace"
+                + " WHERE n.nspname = ? AND c.relname = ?")) {
+      s.setString(1, plan.table().schema());
+      s.setString(2, plan.table().table());
+      try (ResultSet rs = s.executeQuery()) {
+        return rs.next() ? rs.getLong(1) : 0;
+      }
+    }
+  }
+
+  private KafkaProducer<String, HashRecord> producer() {
+    Map<String, Object> props = new HashMap<>(config.withPrefix("producer."));
+    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+    props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+    props.put(ProducerConfig.ACKS_CONFIG, "all");
+    SpecificAvroSerializer<HashRecord> values = new SpecificAvroSerializer<>();
+    Map<String, Object> registry = new HashMap<>();
+    config
+        .withPrefix("schema.registry.")
+        .forEach((k, v) -> registry.put("schema.registry." + k, v));
+    values.configure(registry, false);
+    return new KafkaProducer<>(props, new StringSerializer(), values);
+  }
+
+  private static String newRunId() {
+    byte[] random = new byte[3];
+    ThreadLocalRandom.current().nextBytes(random);
+    return RUN_TIME.format(Instant.now()) + "-" + HexFormat.of().formatHex(random);
+  }
+}

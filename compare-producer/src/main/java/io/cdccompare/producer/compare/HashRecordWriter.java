@@ -1,0 +1,184 @@
+package io.cdccompare.producer.compare;
+
+import io.cdccompare.core.stream.KeyPartitioner;
+import io.cdccompare.schemas.avro.HashRecord;
+import io.cdccompare.schemas.avro.HashRecordLocation;
+import io.cdccompare.schemas.avro.TaskKind;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+
+/**
+ * Writes a chunk's hash records: the compared keys are split by the partition each lives in on the
+ * table topic (core's {@link KeyPartitioner}, the capture's function), one record per (chunk,
+ * partition) — an empty one for a partition without compared keys, so every partition's verifier
+ * finds its record — and a record that would pass {@code maxRecordBytes} is split into parts of
+ * consecutive keys. {@link #write} returns once the broker acknowledged every part, with where each
+ * landed.
+ *
+ * <p>Record key: {@code task/runId/table/chunk/partition/part}, so that the compacted hashes topic
+ * keeps the last write of a chunk that was read again after a crash.
+ */
+final class HashRecordWriter {
+  /** Bytes an Avro record needs beyond its strings and keys (numbers, unions, array framing). */
+  private static final int RECORD_OVERHEAD = 128;
+
+  /** Bytes a key needs beyond its UTF-8 text: its length and the array item framing. */
+  private static final int KEY_OVERHEAD = 6;
+
+  private final Producer<String, HashRecord> producer;
+  private final String topic;
+  private final int maxRecordBytes;
+
+  HashRecordWriter(Producer<String, HashRecord> producer, String topic, int maxRecordBytes) {
+    if (maxRecordBytes < 1024) {
+      throw new IllegalArgumentException(
+          "hash records must be allowed at least 1024 bytes, was " + maxRecordBytes);
+    }
+    this.producer = producer;
+    this.topic = topic;
+    this.maxRecordBytes = maxRecordBytes;
+  }
+
+  /** The identity of a chunk's records. */
+  record ChunkId(String task, String runId, TaskKind kind, String table, long chunk) {}
+
+  /** Writes and waits; the locations are in table-partition, then part order. */
+  List<HashRecordLocation> write(ChunkId id, ScanPlan plan, ChunkRead read)
+      throws InterruptedException, ExecutionException {
+    int partitions = plan.partitions();
+    int hashLength = plan.hashLength();
+    List<List<Integer>> byPartition = new ArrayList<>(partitions);
+    for (int p = 0; p < partitions; p++) {
+      byPartition.add(new ArrayList<>());
+    }
+    for (int i = 0; i < read.keys().size(); i++) {
+      byPartition.get(KeyPartitioner.partition(read.keys().get(i), partitions)).add(i);
+    }
+    List<Future<RecordMetadata>> sent = new ArrayList<>();
+    List<HashRecord> records = new ArrayList<>();
+    for (int p = 0; p < partitions; p++) {
+      List<List<Integer>> parts = split(id, plan, read, byPartition.get(p), hashLength);
+      for (int part = 0; part < parts.size(); part++) {
+        HashRecord record = record(id, plan, read, p, part, parts.size(), parts.get(part));
+        records.add(record);
+        sent.add(producer.send(new ProducerRecord<>(topic, recordKey(record), record)));
+      }
+    }
+    producer.flush();
+    List<HashRecordLocation> locations = new ArrayList<>(sent.size());
+    for (int i = 0; i < sent.size(); i++) {
+      RecordMetadata metadata = sent.get(i).get();
+      HashRecord record = records.get(i);
+      locations.add(
+          HashRecordLocation.newBuilder()
+              .setTablePartition(record.getTablePartition())
+              .setHashesPartition(metadata.partition())
+              .setOffset(metadata.offset())
+              .setPart(record.getPart())
+              .setPartCount(record.getPartCount())
+              .build());
+    }
+    return locations;
+  }
+
+  /** Consecutive runs of the partition's keys, each within the record size limit. */
+  private List<List<Integer>> split(
+      ChunkId id, ScanPlan plan, ChunkRead read, List<Integer> indexes, int hashLength) {
+    int fixed =
+        RECORD_OVERHEAD
+            + utf8(id.task())
+            + utf8(id.runId())
+            + 2 * utf8(id.table())
+            + utf8(plan.topic())
+            + utf8(read.firstComparedKey())
+            + utf8(read.lastKey())
+            + utf8(plan.hashFunction().name());
+    List<List<Integer>> parts = new ArrayList<>();
+    List<Integer> current = new ArrayList<>();
+    long size = fixed;
+    for (int index : indexes) {
+      int keySize = utf8(read.keys().get(index)) + KEY_OVERHEAD + hashLength;
+      if (!current.isEmpty() && size + keySize > maxRecordBytes) {
+        parts.add(current);
+        current = new ArrayList<>();
+        size = fixed;
+      }
+      if (fixed + keySize > maxRecordBytes) {
+        throw new IllegalArgumentException(
+            "table "
+                + id.table()
+                + ": one key of chunk "
+                + id.chunk()
+                + " needs "
+                + (fixed + keySize)
+                + " bytes, more than the largest hash record ("
+                + maxRecordBytes
+                + " bytes); raise hashes.max.record.bytes and the topic's max.message.bytes");
+      }
+      current.add(index);
+      size += keySize;
+    }
+    parts.add(current);
+    return parts;
+  }
+
+  private static HashRecord record(
+      ChunkId id,
+      ScanPlan plan,
+      ChunkRead read,
+      int partition,
+      int part,
+      int partCount,
+      List<Integer> indexes) {
+    int hashLength = plan.hashLength();
+    List<String> keys = new ArrayList<>(indexes.size());
+    ByteBuffer hashes = ByteBuffer.allocate(indexes.size() * hashLength);
+    for (int index : indexes) {
+      keys.add(read.keys().get(index));
+      hashes.put(read.hashes(), index * hashLength, hashLength);
+    }
+    return HashRecord.newBuilder()
+        .setTask(id.task())
+        .setRunId(id.runId())
+        .setTaskKind(id.kind())
+        .setTable(id.table())
+        .setTopic(plan.topic())
+        .setChunk(id.chunk())
+        .setTablePartition(partition)
+        .setPartitionCount(plan.partitions())
+        .setPart(part)
+        .setPartCount(partCount)
+        .setFirstComparedKey(read.firstComparedKey())
+        .setLastKey(read.comparedRows() == 0 ? null : read.lastKey())
+        .setHashFunction(plan.hashFunction().name())
+        .setHashLength(hashLength)
+        .setKeys(keys)
+        .setHashes(hashes.flip())
+        .build();
+  }
+
+  static String recordKey(HashRecord r) {
+    return r.getTask()
+        + "/"
+        + r.getRunId()
+        + "/"
+        + r.getTable()
+        + "/"
+        + r.getChunk()
+        + "/"
+        + r.getTablePartition()
+        + "/"
+        + r.getPart();
+  }
+
+  private static int utf8(String text) {
+    return text == null ? 1 : text.getBytes(StandardCharsets.UTF_8).length + 5;
+  }
+}

@@ -1,0 +1,73 @@
+package io.cdccompare.producer.compare;
+
+import io.cdccompare.core.compare.ComparedShape;
+import io.cdccompare.core.compare.TableTask;
+import io.cdccompare.core.key.KeyCodec;
+import io.cdccompare.core.rowhash.HashFunction;
+import io.cdccompare.verifier.hash.JdbcKeyReader;
+import io.cdccompare.verifier.hash.JdbcRowHasher;
+import io.cdccompare.verifier.hash.KeyBinder;
+import io.cdccompare.verifier.sql.ColumnType;
+import io.cdccompare.verifier.sql.Dialect;
+import io.cdccompare.verifier.sql.KeysetQueries;
+import io.cdccompare.verifier.sql.TableRef;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A table task resolved against the source catalog: every name checked, the key and compared
+ * columns fixed, the table topic and its partition count known. Everything a chunk read needs is
+ * built from it; nothing in it touches the database.
+ *
+ * @param keyColumns the source key columns, in key order
+ * @param physicalTypes every source column's physical type
+ * @param topic the table topic the capture writes the table's changes and markers to
+ * @param partitions that topic's partition count (the key-to-partition mapping)
+ */
+record ScanPlan(
+    TableTask task,
+    Dialect dialect,
+    TableRef table,
+    List<String> keyColumns,
+    KeyCodec keyCodec,
+    Map<String, ColumnType> physicalTypes,
+    ComparedShape shape,
+    HashFunction hashFunction,
+    String topic,
+    int partitions) {
+
+  ScanPlan {
+    keyColumns = List.copyOf(keyColumns);
+    physicalTypes = Map.copyOf(physicalTypes);
+  }
+
+  /** Reads the key columns from result set column 1 on. */
+  JdbcKeyReader keyReader() {
+    return new JdbcKeyReader(dialect, keyCodec, keyColumns, physicalTypes, 1);
+  }
+
+  /** Hashes the compared columns selected after the key columns. */
+  JdbcRowHasher rowHasher() {
+    return new JdbcRowHasher(
+        shape.plan(),
+        JdbcRowHasher.Side.SOURCE,
+        dialect,
+        physicalTypes,
+        shape.format(),
+        hashFunction,
+        keyColumns.size() + 1);
+  }
+
+  KeyBinder keyBinder() {
+    return new KeyBinder(dialect, keyCodec, keyColumns, physicalTypes);
+  }
+
+  KeysetQueries queries() {
+    return new KeysetQueries(dialect, table, keyColumns, keyBinder().placeholders());
+  }
+
+  /** The hash length in bytes of the task's hash function. */
+  int hashLength() {
+    return hashFunction.newDigest().digest(new byte[0], 0, 0).length;
+  }
+}

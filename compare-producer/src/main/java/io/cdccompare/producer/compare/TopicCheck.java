@@ -1,0 +1,131 @@
+package io.cdccompare.producer.compare;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+
+/**
+ * The compare task's view of Kafka: each table topic exists with the partition count the capture
+ * recorded (the key-to-partition mapping the hash records are split by), and the hashes topic
+ * exists — created compacted when missing — with a known largest record size.
+ */
+final class TopicCheck {
+  /** Room left in a record for the batch framing, the record key and the wire-format header. */
+  static final int FRAMING_BYTES = 1024;
+
+  private final CompareConfig config;
+
+  TopicCheck(CompareConfig config) {
+    this.config = config;
+  }
+
+  /** Refuses a table topic that is missing or has another partition count than recorded. */
+  void requireTableTopics(List<ScanPlan> plans) throws InterruptedException {
+    try (Admin admin = admin()) {
+      for (ScanPlan plan : plans) {
+        int partitions =
+            describe(admin, plan.topic())
+                .orElseThrow(
+                    () ->
+                        new ConfigException(
+                            "table "
+                                + plan.task().table()
+                                + ": its topic "
+                                + plan.topic()
+                                + " does not exist; start the capture first"))
+                .partitions()
+                .size();
+        if (partitions != plan.partitions()) {
+          throw new ConfigException(
+              "table "
+                  + plan.task().table()
+                  + ": topic "
+                  + plan.topic()
+                  + " has "
+                  + partitions
+                  + " partitions but the capture recorded "
+                  + plan.partitions()
+                  + "; the key-to-partition mapping changed, so no chunk can be verified");
+        }
+      }
+    }
+  }
+
+  /**
+   * Creates the hashes topic (compacted) when missing.
+   *
+   * @return the largest hash record to write: the smaller of the topic's {@code max.message.bytes}
+   *     and the producer's {@code max.request.size} less {@link #FRAMING_BYTES}, or {@code
+   *     hashes.max.record.bytes} when smaller
+   */
+  int ensureHashesTopic() throws InterruptedException {
+    String topic = config.hashesTopic();
+    try (Admin admin = admin()) {
+      if (describe(admin, topic).isEmpty()) {
+        NewTopic newTopic =
+            new NewTopic(
+                    topic,
+                    Optional.of(config.hashesTopicPartitions()),
+                    config.hashesTopicReplicationFactor() < 0
+                        ? Optional.empty()
+                        : Optional.of(config.hashesTopicReplicationFactor()))
+                .configs(
+                    Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
+        try {
+          admin.createTopics(List.of(newTopic)).all().get();
+        } catch (ExecutionException e) {
+          if (!(e.getCause() instanceof TopicExistsException)) {
+            throw new IllegalStateException(
+                "cannot create hashes topic " + topic + ": " + e.getCause().getMessage(), e);
+          }
+        }
+      }
+      ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+      Config topicConfig = admin.describeConfigs(List.of(resource)).all().get().get(resource);
+      int topicMax =
+          Integer.parseInt(topicConfig.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG).value());
+      Object requestSize =
+          config.withPrefix("producer.").get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+      int producerMax =
+          requestSize == null ? 1024 * 1024 : Integer.parseInt(requestSize.toString().strip());
+      int limit = Math.min(topicMax, producerMax) - FRAMING_BYTES;
+      int configured = config.hashesMaxRecordBytes();
+      return configured > 0 ? Math.min(configured, limit) : limit;
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(
+          "cannot describe hashes topic " + topic + ": " + e.getCause().getMessage(), e);
+    }
+  }
+
+  private static Optional<TopicDescription> describe(Admin admin, String topic)
+      throws InterruptedException {
+    try {
+      return Optional.of(admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic));
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+        return Optional.empty();
+      }
+      throw new IllegalStateException(
+          "cannot describe topic " + topic + ": " + e.getCause().getMessage(), e);
+    }
+  }
+
+  private Admin admin() {
+    Map<String, Object> props = new HashMap<>(config.withPrefix("admin."));
+    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+    return Admin.create(props);
+  }
+}

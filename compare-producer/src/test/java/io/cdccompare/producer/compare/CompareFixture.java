@@ -1,0 +1,159 @@
+package io.cdccompare.producer.compare;
+
+import io.cdccompare.producer.capture.CaptureFixture;
+import io.cdccompare.schemas.avro.HashRecord;
+import io.cdccompare.schemas.avro.HashRecordLocation;
+import io.cdccompare.schemas.avro.Marker;
+import io.cdccompare.schemas.avro.MarkerPhase;
+import io.cdccompare.schemas.serde.SpecificAvroDeserializer;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * A source database with a running capture (markers need it) and readers of what a compare task
+ * wrote: its CLOSE markers and the hash records they point to.
+ */
+final class CompareFixture {
+  final CaptureFixture capture;
+
+  CompareFixture(CaptureFixture capture) {
+    this.capture = capture;
+  }
+
+  /** A task configuration over the capture's settings. */
+  Map<String, String> task(String name, String tables) {
+    Map<String, String> config = new HashMap<>(capture.config(tables));
+    for (String captureOnly :
+        List.of("topic.partitions", "poll.interval.ms", "heartbeat.interval.ms")) {
+      config.remove(captureOnly);
+    }
+    config.put("task.name", name);
+    config.put("progress", "off");
+    return config;
+  }
+
+  long count(String sql) throws SQLException {
+    try (Connection c = capture.connect();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /** The markers of a topic, deserialized, in partition then offset order. */
+  List<MarkerAt> markers(String topic, String task) {
+    List<MarkerAt> out = new ArrayList<>();
+    try (SpecificAvroDeserializer<Marker> values = deserializer(Marker.class)) {
+      for (ConsumerRecord<byte[], byte[]> r : capture.readAll(topic)) {
+        if (CaptureFixture.isMarker(r)) {
+          Marker m = values.deserialize(topic, r.value());
+          if (m.getTask().equals(task)) {
+            out.add(new MarkerAt(r.partition(), r.offset(), m));
+          }
+        }
+      }
+    }
+    out.sort(
+        (a, b) ->
+            a.partition() != b.partition()
+                ? Integer.compare(a.partition(), b.partition())
+                : Long.compare(a.offset(), b.offset()));
+    return out;
+  }
+
+  record MarkerAt(int partition, long offset, Marker marker) {}
+
+  /** The CLOSE markers of partition 0, one per chunk, by chunk number. */
+  static Map<Long, Marker> closes(List<MarkerAt> markers) {
+    Map<Long, Marker> out = new TreeMap<>();
+    for (MarkerAt m : markers) {
+      if (m.partition() == 0 && m.marker().getPhase() == MarkerPhase.CLOSE) {
+        out.put(m.marker().getChunk(), m.marker());
+      }
+    }
+    return out;
+  }
+
+  /** The hash records a CLOSE marker points to, read at their offsets. */
+  List<HashRecord> hashRecords(Marker close) {
+    List<HashRecord> out = new ArrayList<>();
+    Map<String, Object> props =
+        Map.of(
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            capture.env.kafka().bootstrapServers(),
+            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+            ByteArrayDeserializer.class,
+            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+            ByteArrayDeserializer.class);
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props);
+        SpecificAvroDeserializer<HashRecord> values = deserializer(HashRecord.class)) {
+      for (HashRecordLocation l : close.getHashRecords()) {
+        TopicPartition tp = new TopicPartition(close.getHashesTopic(), l.getHashesPartition());
+        consumer.assign(List.of(tp));
+        consumer.seek(tp, l.getOffset());
+        ConsumerRecord<byte[], byte[]> found = null;
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (found == null && System.nanoTime() < deadline) {
+          for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+            if (found == null && r.offset() == l.getOffset()) {
+              found = r;
+            }
+          }
+        }
+        if (found == null) {
+          throw new AssertionError("no hash record at " + tp + "@" + l.getOffset());
+        }
+        out.add(values.deserialize(tp.topic(), found.value()));
+      }
+    }
+    return out;
+  }
+
+  /** The (key → hex hash) pairs of a chunk, over all its hash records. */
+  Map<String, String> pairs(Marker close) {
+    Map<String, String> out = new TreeMap<>();
+    for (HashRecord r : hashRecords(close)) {
+      byte[] hashes = new byte[r.getHashes().remaining()];
+      r.getHashes().duplicate().get(hashes);
+      for (int i = 0; i < r.getKeys().size(); i++) {
+        String previous =
+            out.put(
+                r.getKeys().get(i),
+                HexFormat.of()
+                    .formatHex(hashes, i * r.getHashLength(), (i + 1) * r.getHashLength()));
+        if (previous != null) {
+          throw new AssertionError("key " + r.getKeys().get(i) + " is in two hash records");
+        }
+      }
+    }
+    return out;
+  }
+
+  private <T extends org.apache.avro.specific.SpecificRecord>
+      SpecificAvroDeserializer<T> deserializer(Class<T> type) {
+    SpecificAvroDeserializer<T> d = new SpecificAvroDeserializer<>();
+    d.configure(
+        Map.of(
+            "schema.registry.url",
+            capture.env.registry().confluentApiUrl(),
+            SpecificAvroDeserializer.VALUE_TYPE,
+            type.getName()),
+        false);
+    return d;
+  }
+}

@@ -1,0 +1,175 @@
+package io.cdccompare.producer.compare;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.cdccompare.core.stream.KeyPartitioner;
+import io.cdccompare.core.table.TableName;
+import io.cdccompare.embedded.Component;
+import io.cdccompare.embedded.EmbeddedEnvironment;
+import io.cdccompare.embedded.WithEmbedded;
+import io.cdccompare.producer.capture.CaptureFixture;
+import io.cdccompare.producer.capture.TopicLayout;
+import io.cdccompare.producer.compare.CompareFixture.MarkerAt;
+import io.cdccompare.schemas.avro.HashRecord;
+import io.cdccompare.schemas.avro.Marker;
+import io.cdccompare.schemas.avro.MarkerPhase;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** A full compare task reads key-ordered chunks, hashes their last rows and notes each chunk. */
+@WithEmbedded({Component.KAFKA, Component.REGISTRY, Component.SOURCE_POSTGRES})
+class CompareIT {
+  private static final int ROWS = 100_000;
+  private static final int CHUNK = 7_000;
+
+  @Test
+  void hashRecordsCoverExactlyTheComparedRowsOfEveryChunk(EmbeddedEnvironment env)
+      throws Exception {
+    // Given 100 000 rows with a composite key (15 chunks of 7 000, the last one 2 000 rows)
+    CaptureFixture source = new CaptureFixture(env);
+    CompareFixture f = new CompareFixture(source);
+    source.sql(
+        "CREATE TABLE orders (region int, code text, qty int NOT NULL, note text NOT NULL,"
+            + " PRIMARY KEY (region, code))",
+        "INSERT INTO orders SELECT g % 7, 'c' || lpad(g::text, 6, '0'), g, 'n' || (g * 31 % 1000)"
+            + " FROM generate_series(1, "
+            + ROWS
+            + ") g");
+    String topic = TopicLayout.topicName(source.prefix, new TableName("public", "orders"));
+    Map<String, String> task = f.task("full", "public.orders");
+    task.put("chunk", Integer.toString(CHUNK));
+    task.put("deep", "10");
+
+    // When the task runs with the capture streaming
+    CompareRun.Summary summary;
+    try (CaptureFixture.Running capture = source.start(source.config("public.orders"))) {
+      summary = new CompareRun(CompareConfig.of(task), false).run();
+      await().atMost(Duration.ofSeconds(60)).until(() -> f.markers(topic, "full").size() >= 90);
+    }
+
+    // Then every chunk's hash records hold exactly its compared rows: the last 10 %
+    Map<Long, Map<String, String>> expected = expectedChunks(source);
+    List<MarkerAt> markers = f.markers(topic, "full");
+    Map<Long, Marker> closes = CompareFixture.closes(markers);
+    assertThat(summary.complete()).isTrue();
+    assertThat(summary.tables().get(0).rows()).isEqualTo(ROWS);
+    assertThat(summary.tables().get(0).comparedRows()).isEqualTo(14 * 700 + 200);
+    assertThat(closes.keySet()).isEqualTo(expected.keySet()).hasSize(15);
+    Set<String> seen = new HashSet<>();
+    for (Map.Entry<Long, Marker> e : closes.entrySet()) {
+      Marker close = e.getValue();
+      Map<String, String> chunk = expected.get(e.getKey());
+      assertThat(f.pairs(close)).as("chunk %d", e.getKey()).isEqualTo(chunk);
+      assertThat(close.getComparedRows()).isEqualTo(chunk.size());
+      assertThat(close.getChunkRows()).isEqualTo(e.getKey() < 14 ? CHUNK : 2_000);
+      assertThat(close.getFirstComparedKey()).isEqualTo(chunk.keySet().iterator().next());
+      assertThat(close.getComparedShape()).contains("\"keyColumns\"");
+      for (String key : chunk.keySet()) {
+        assertThat(seen.add(key)).as("key %s in one chunk only", key).isTrue();
+      }
+      for (HashRecord r : f.hashRecords(close)) {
+        assertThat(r.getKeys())
+            .allMatch(k -> KeyPartitioner.partition(k, 3) == r.getTablePartition());
+      }
+    }
+    assertThat(closes.get(14L).getLastKey()).isEqualTo(lastKey(source));
+
+    // And every partition got every note, OPEN then CLOSE, chunk after chunk
+    for (int p = 0; p < 3; p++) {
+      int partition = p;
+      List<String> sequence = new ArrayList<>();
+      markers.stream()
+          .filter(m -> m.partition() == partition)
+          .forEach(m -> sequence.add(m.marker().getPhase() + " " + m.marker().getChunk()));
+      List<String> wanted = new ArrayList<>();
+      for (int c = 0; c < 15; c++) {
+        wanted.add(MarkerPhase.OPEN + " " + c);
+        wanted.add(MarkerPhase.CLOSE + " " + c);
+      }
+      assertThat(sequence).as("partition %d", p).isEqualTo(wanted);
+    }
+  }
+
+  @Test
+  void deepTenOf105RowsComparesTheLast11(EmbeddedEnvironment env) throws Exception {
+    // Given 105 rows
+    CaptureFixture source = new CaptureFixture(env);
+    CompareFixture f = new CompareFixture(source);
+    source.sql(
+        "CREATE TABLE small (id int PRIMARY KEY, v text)",
+        "INSERT INTO small SELECT g, 'v' || g FROM generate_series(1, 105) g");
+    String topic = TopicLayout.topicName(source.prefix, new TableName("public", "small"));
+    Map<String, String> task = f.task("small", "public.small");
+
+    // When a task compares it at the default deep=10
+    try (CaptureFixture.Running capture = source.start(source.config("public.small"))) {
+      new CompareRun(CompareConfig.of(task), false).run();
+      await().atMost(Duration.ofSeconds(60)).until(() -> f.markers(topic, "small").size() >= 6);
+    }
+
+    // Then its one chunk compares exactly the rows 95..105
+    Marker close = CompareFixture.closes(f.markers(topic, "small")).get(0L);
+    List<String> expected = new ArrayList<>();
+    for (int id = 95; id <= 105; id++) {
+      expected.add(Integer.toString(id));
+    }
+    assertThat(f.pairs(close).keySet()).containsExactlyInAnyOrderElementsOf(expected);
+    assertThat(close.getChunkRows()).isEqualTo(105);
+    assertThat(close.getComparedRows()).isEqualTo(11);
+    assertThat(close.getFirstComparedKey()).isEqualTo("95");
+    assertThat(close.getLastKey()).isEqualTo("105");
+    assertThat(close.getHashRecords()).extracting(l -> l.getTablePartition()).contains(0, 1, 2);
+  }
+
+  /**
+   * The compared rows of every chunk, computed by SQL alone: the key text and the MD5 of the
+   * compatible row text (no value here needs escaping or trimming).
+   */
+  private static Map<Long, Map<String, String>> expectedChunks(CaptureFixture source)
+      throws Exception {
+    Map<Long, Map<String, String>> chunks = new TreeMap<>();
+    try (Connection c = source.connect();
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "WITH o AS (SELECT *, row_number() OVER (ORDER BY region, code) - 1 AS i"
+                    + " FROM orders), k AS (SELECT *, i / "
+                    + CHUNK
+                    + " AS chunk, i % "
+                    + CHUNK
+                    + " AS idx, count(*) OVER (PARTITION BY i / "
+                    + CHUNK
+                    + ") AS n FROM o)"
+                    + " SELECT chunk, region || ',' || code,"
+                    + " md5(region || ',' || code || ',' || qty || ',' || note)"
+                    + " FROM k WHERE idx >= n - (n * 10 + 50) / 100 ORDER BY i")) {
+      while (rs.next()) {
+        chunks
+            .computeIfAbsent(rs.getLong(1), k -> new java.util.LinkedHashMap<>())
+            .put(rs.getString(2), rs.getString(3));
+      }
+    }
+    return chunks;
+  }
+
+  private static String lastKey(CaptureFixture source) throws Exception {
+    try (Connection c = source.connect();
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT region || ',' || code FROM orders ORDER BY region DESC, code DESC LIMIT 1")) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+}
