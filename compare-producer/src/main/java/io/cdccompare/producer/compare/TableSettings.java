@@ -48,8 +48,9 @@ final class TableSettings {
     values.forEach(
         (key, value) -> {
           if (key.startsWith(PREFIX)) {
-            TableName table = tableOf(key, tables);
-            String setting = key.substring(PREFIX.length() + table.toString().length() + 1);
+            Spelling spelling = tableOf(key, tables);
+            TableName table = spelling.table();
+            String setting = key.substring(PREFIX.length() + spelling.text().length() + 1);
             if (!SIMPLE.contains(setting) && PER_NAME.stream().noneMatch(setting::startsWith)) {
               throw new ConfigException(
                   "unknown configuration key "
@@ -67,14 +68,27 @@ final class TableSettings {
     return tasks;
   }
 
-  private static TableName tableOf(String key, List<TableName> tables) {
-    TableName best = null;
+  /** A table and one way of writing it in a key. */
+  private record Spelling(TableName table, String text) {}
+
+  /**
+   * The table a key names, written as in configuration ({@code public.orders}), with both parts
+   * quoted ({@code "public"."orders"}) or as the plain parts; the longest match wins.
+   */
+  private static Spelling tableOf(String key, List<TableName> tables) {
+    Spelling best = null;
     for (TableName t : tables) {
-      String prefix = PREFIX + t + ".";
-      if (key.startsWith(prefix)
-          && key.length() > prefix.length()
-          && (best == null || t.toString().length() > best.toString().length())) {
-        best = t;
+      for (String text :
+          List.of(
+              t.toString(),
+              quoted(t.schema()) + "." + quoted(t.table()),
+              t.schema() + "." + t.table())) {
+        String prefix = PREFIX + text + ".";
+        if (key.startsWith(prefix)
+            && key.length() > prefix.length()
+            && (best == null || text.length() > best.text().length())) {
+          best = new Spelling(t, text);
+        }
       }
     }
     if (best == null) {
@@ -82,6 +96,10 @@ final class TableSettings {
           "configuration key " + key + " names no table of 'tables' (" + tables + ")");
     }
     return best;
+  }
+
+  private static String quoted(String part) {
+    return '"' + part.replace("\"", "\"\"") + '"';
   }
 
   private static TableTask task(

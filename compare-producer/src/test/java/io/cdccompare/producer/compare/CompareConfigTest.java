@@ -1,0 +1,184 @@
+package io.cdccompare.producer.compare;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cdccompare.core.compare.TableTask;
+import io.cdccompare.core.rowhash.LogicalType;
+import io.cdccompare.core.table.TableName;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CompareConfigTest {
+
+  private static Map<String, String> base() {
+    Map<String, String> m = new HashMap<>();
+    m.put("task.name", "nightly");
+    m.put("topic.prefix", "shop");
+    m.put("bootstrap.servers", "localhost:9092");
+    m.put("schema.registry.url", "http://localhost:8081");
+    m.put("source.hostname", "db");
+    m.put("source.database", "shop");
+    m.put("source.user", "cdc");
+    m.put("tables", "public.orders, \"Sales\".\"a.b\"");
+    return m;
+  }
+
+  @Test
+  void defaultsApplyToEveryTable() {
+    // Given only the required keys
+    // When the task is loaded
+    CompareConfig config = CompareConfig.of(base());
+
+    // Then each table gets chunk 10 000, deep 10, its primary key and every column
+    assertThat(config.tables()).hasSize(2);
+    TableTask orders = config.tables().get(0);
+    assertThat(orders.sampling().chunk()).isEqualTo(10_000);
+    assertThat(orders.sampling().deep()).isEqualTo(10);
+    assertThat(orders.keyColumns()).isEmpty();
+    assertThat(orders.comparedColumns()).isEmpty();
+    assertThat(config.hashesTopic()).isEqualTo("shop.compare.hashes");
+    assertThat(config.pacing().limits()).isFalse();
+  }
+
+  @Test
+  void perTableSettingsNameTheirTableAsInTables() {
+    // Given per-table settings, one for a quoted name holding a dot
+    Map<String, String> m = base();
+    m.put("table.public.orders.key.columns", "region, id");
+    m.put("table.public.orders.deep", "100");
+    m.put("table.public.orders.functions.note", "trim, substr(1,3)");
+    m.put("table.public.orders.types.ref", "uuid");
+    m.put("table.public.orders.map.total", "amount");
+    m.put("table.public.orders.target.table", "sales.orders");
+    m.put("table.\"Sales\".\"a.b\".chunk", "500");
+    m.put("table.\"Sales\".\"a.b\".exclude", "updated_at");
+
+    // When the task is loaded
+    List<TableTask> tables = CompareConfig.of(m).tables();
+
+    // Then each table has its own settings
+    TableTask orders = tables.get(0);
+    assertThat(orders.keyColumns()).containsExactly("region", "id");
+    assertThat(orders.sampling().deep()).isEqualTo(100);
+    assertThat(orders.rules().columnFunctions().get("note"))
+        .extracting(f -> f.spec())
+        .containsExactly("trim", "substr(1,3)");
+    assertThat(orders.rules().declaredTypes()).containsEntry("ref", LogicalType.UUID);
+    assertThat(orders.rules().mappings().get(0).targetColumn()).isEqualTo("amount");
+    assertThat(orders.targetTable()).isEqualTo(new TableName("sales", "orders"));
+    TableTask ab = tables.get(1);
+    assertThat(ab.table()).isEqualTo(new TableName("Sales", "a.b"));
+    assertThat(ab.sampling().chunk()).isEqualTo(500);
+    assertThat(ab.rules().excludedColumns()).containsExactly("updated_at");
+  }
+
+  @Test
+  void deepOutsideOneToHundredIsRefusedNamingTheKey() {
+    // Given deep 0 globally, then 101 for one table
+    Map<String, String> global = base();
+    global.put("deep", "0");
+    Map<String, String> table = base();
+    table.put("table.public.orders.deep", "101");
+
+    // When they are loaded / Then each error names its key
+    assertThatThrownBy(() -> CompareConfig.of(global))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("deep");
+    assertThatThrownBy(() -> CompareConfig.of(table))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("table.public.orders.deep must be 1..100, was 101");
+  }
+
+  @Test
+  void chunkMustBePositive() {
+    // Given chunk 0 globally and -5 for a table
+    Map<String, String> global = base();
+    global.put("chunk", "0");
+    Map<String, String> table = base();
+    table.put("table.public.orders.chunk", "-5");
+
+    // When they are loaded / Then each error names its key
+    assertThatThrownBy(() -> CompareConfig.of(global)).hasMessageContaining("chunk");
+    assertThatThrownBy(() -> CompareConfig.of(table))
+        .hasMessageContaining("table.public.orders.chunk must be >= 1, was -5");
+  }
+
+  @Test
+  void unknownKeysAndTablesAreRefusedWithTheirPath() {
+    // Given a misspelt task key, a misspelt table setting and a table not in 'tables'
+    Map<String, String> key = base();
+    key.put("dep", "5");
+    Map<String, String> setting = base();
+    setting.put("table.public.orders.dep", "5");
+    Map<String, String> table = base();
+    table.put("table.public.other.deep", "5");
+
+    // When they are loaded / Then each is named
+    assertThatThrownBy(() -> CompareConfig.of(key)).hasMessageContaining("dep");
+    assertThatThrownBy(() -> CompareConfig.of(setting))
+        .hasMessageContaining("unknown configuration key table.public.orders.dep");
+    assertThatThrownBy(() -> CompareConfig.of(table))
+        .hasMessageContaining("table.public.other.deep names no table of 'tables'");
+  }
+
+  @Test
+  void functionsThatDoNotFitTheirTypeAreRefusedAtLoad() {
+    // Given round() on a declared text column, and an unknown function
+    Map<String, String> misfit = base();
+    misfit.put("table.public.orders.types.note", "text");
+    misfit.put("table.public.orders.functions.note", "round(2)");
+    Map<String, String> unknown = base();
+    unknown.put("table.public.orders.functions.note", "shout");
+
+    // When they are loaded / Then the table and column are named
+    assertThatThrownBy(() -> CompareConfig.of(misfit))
+        .hasMessageContaining("tables[public.orders].columns[note]");
+    assertThatThrownBy(() -> CompareConfig.of(unknown))
+        .hasMessageContaining("tables[public.orders].columns[note]")
+        .hasMessageContaining("shout");
+  }
+
+  @Test
+  void columnsAndExcludeAreExclusive() {
+    // Given both an explicit column list and exclusions
+    Map<String, String> m = base();
+    m.put("table.public.orders.columns", "id, total");
+    m.put("table.public.orders.exclude", "note");
+
+    // When it is loaded / Then it is refused
+    assertThatThrownBy(() -> CompareConfig.of(m)).hasMessageContaining("give one of them");
+  }
+
+  @Test
+  void fileErrorsNameTheFile(@TempDir Path dir) throws Exception {
+    // Given a file with a bad per-table value and a missing file
+    Path file = dir.resolve("task.properties");
+    StringBuilder text = new StringBuilder();
+    base().forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
+    text.append("table.public.orders.chunk=many\n");
+    Files.writeString(file, text);
+
+    // When they are loaded / Then the file and key are named
+    assertThatThrownBy(() -> CompareConfig.load(file))
+        .hasMessageContaining(file.toString())
+        .hasMessageContaining("table.public.orders.chunk must be an integer, was 'many'");
+    assertThatThrownBy(() -> CompareConfig.load(dir.resolve("missing.properties")))
+        .hasMessageContaining("does not exist");
+  }
+
+  @Test
+  void listsKeepCommasInsideParenthesesAndQuotes() {
+    // Given function lists with commas inside arguments
+    // When they are split
+    // Then only top-level commas separate items
+    assertThat(TableSettings.list("substr(1,3), replace('a,b','c'), upper"))
+        .containsExactly("substr(1,3)", "replace('a,b','c')", "upper");
+  }
+}
