@@ -12,6 +12,7 @@ import io.cdccompare.producer.capture.CaptureFixture;
 import io.cdccompare.producer.capture.TopicLayout;
 import io.cdccompare.producer.compare.CompareFixture.MarkerAt;
 import io.cdccompare.schemas.avro.HashRecord;
+import io.cdccompare.schemas.avro.HashRecordLocation;
 import io.cdccompare.schemas.avro.Marker;
 import io.cdccompare.schemas.avro.MarkerPhase;
 import java.sql.Connection;
@@ -24,6 +25,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
 import org.junit.jupiter.api.Test;
 
 /** A full compare task reads key-ordered chunks, hashes their last rows and notes each chunk. */
@@ -129,6 +134,62 @@ class CompareIT {
     assertThat(close.getFirstComparedKey()).isEqualTo("95");
     assertThat(close.getLastKey()).isEqualTo("105");
     assertThat(close.getHashRecords()).extracting(l -> l.getTablePartition()).contains(0, 1, 2);
+  }
+
+  @Test
+  void hashRecordTooBigForTheTopicIsSplitIntoParts(EmbeddedEnvironment env) throws Exception {
+    // Given a hashes topic that accepts at most 8 KiB per record, and chunks of 5 000 keys
+    CaptureFixture source = new CaptureFixture(env);
+    CompareFixture f = new CompareFixture(source);
+    source.sql(
+        "CREATE TABLE wide (id bigint PRIMARY KEY, v text)",
+        "INSERT INTO wide SELECT g, md5(g::text) FROM generate_series(1, 12000) g");
+    String hashes = source.prefix + ".compare.hashes";
+    try (Admin admin =
+        Admin.create(
+            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, env.kafka().bootstrapServers()))) {
+      admin
+          .createTopics(
+              List.of(
+                  new NewTopic(hashes, 2, (short) 1)
+                      .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "8192"))))
+          .all()
+          .get();
+    }
+    String topic = TopicLayout.topicName(source.prefix, new TableName("public", "wide"));
+    Map<String, String> task = f.task("split", "public.wide");
+    task.put("chunk", "5000");
+    task.put("deep", "100");
+
+    // When the task runs
+    CompareRun.Summary summary;
+    try (CaptureFixture.Running capture = source.start(source.config("public.wide"))) {
+      summary = new CompareRun(CompareConfig.of(task), false).run();
+      await().atMost(Duration.ofSeconds(60)).until(() -> f.markers(topic, "split").size() >= 18);
+    }
+
+    // Then it finished, each partition's record came in several parts, and together they hold
+    // every key once
+    assertThat(summary.complete()).isTrue();
+    Map<Long, Marker> closes = CompareFixture.closes(f.markers(topic, "split"));
+    assertThat(closes).hasSize(3);
+    Set<String> keys = new HashSet<>();
+    for (Marker close : closes.values()) {
+      assertThat(close.getHashRecords()).allMatch(l -> l.getPartCount() > 1);
+      for (int p = 0; p < 3; p++) {
+        int partition = p;
+        List<HashRecordLocation> parts =
+            close.getHashRecords().stream()
+                .filter(l -> l.getTablePartition() == partition)
+                .toList();
+        assertThat(parts)
+            .extracting(l -> l.getPart())
+            .containsExactlyInAnyOrderElementsOf(
+                java.util.stream.IntStream.range(0, parts.get(0).getPartCount()).boxed().toList());
+      }
+      keys.addAll(f.pairs(close).keySet());
+    }
+    assertThat(keys).hasSize(12_000);
   }
 
   /**
