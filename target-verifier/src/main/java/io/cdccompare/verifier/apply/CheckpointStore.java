@@ -1,0 +1,118 @@
+package io.cdccompare.verifier.apply;
+
+import io.cdccompare.verifier.sql.CheckpointSql;
+import io.cdccompare.verifier.sql.ColumnType;
+import io.cdccompare.verifier.sql.Dialect;
+import io.cdccompare.verifier.sql.StoredType;
+import io.cdccompare.verifier.sql.StoredValues;
+import io.cdccompare.verifier.sql.ValueReader;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.time.ZoneOffset;
+import java.util.Optional;
+
+/**
+ * Reads and writes the checkpoint table ({@link CheckpointSql}) on the caller's connection and in
+ * the caller's transaction: the applier locks and moves checkpoints inside the transaction that
+ * applies the changes they cover. Not thread-safe.
+ */
+public final class CheckpointStore {
+
+  private final Connection connection;
+  private final Dialect dialect;
+  private final CheckpointSql sql;
+  private final ColumnType timestampType;
+  private final ValueReader timestampReader;
+
+  /**
+   * @param schema the schema (PostgreSQL) or database (MariaDB) of the table, {@code null} for the
+   *     connection's current one; it must exist
+   */
+  public CheckpointStore(Connection connection, Dialect dialect, String schema) {
+    this.connection = connection;
+    this.dialect = dialect;
+    this.sql = new CheckpointSql(dialect, schema);
+    this.timestampType = dialect.storedColumnType(StoredType.TIMESTAMP_UTC);
+    this.timestampReader = dialect.access("updated_at", timestampType).reader();
+  }
+
+  /**
+   * Creates the table unless it exists. DDL: run it outside the apply's transactions (MariaDB
+   * commits implicitly around it).
+   */
+  public void createTableIfMissing() throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute(sql.createTable());
+    }
+  }
+
+  /** The checkpoint of one partition, if one was written. */
+  public Optional<Checkpoint> find(String application, String topic, int partition)
+      throws SQLException {
+    return read(application, topic, partition, false);
+  }
+
+  /**
+   * The checkpoint of one partition, its row locked until the caller's transaction ends. Call with
+   * auto-commit off.
+   */
+  public Optional<Checkpoint> lock(String application, String topic, int partition)
+      throws SQLException {
+    return read(application, topic, partition, true);
+  }
+
+  /** Inserts or overwrites a checkpoint, in the caller's transaction. */
+  public void save(Checkpoint checkpoint) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(sql.upsert())) {
+      statement.setString(1, checkpoint.application());
+      statement.setString(2, checkpoint.topic());
+      statement.setInt(3, checkpoint.partition());
+      statement.setLong(4, checkpoint.offset());
+      setLong(statement, 5, checkpoint.commitLsn());
+      setLong(statement, 6, checkpoint.lsn());
+      dialect.bind(statement, 7, checkpoint.updatedAt().atOffset(ZoneOffset.UTC), timestampType);
+      statement.executeUpdate();
+    }
+  }
+
+  private Optional<Checkpoint> read(String application, String topic, int partition, boolean lock)
+      throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(sql.select(lock))) {
+      statement.setString(1, application);
+      statement.setString(2, topic);
+      statement.setInt(3, partition);
+      try (ResultSet row = statement.executeQuery()) {
+        if (!row.next()) {
+          return Optional.empty();
+        }
+        return Optional.of(
+            new Checkpoint(
+                application,
+                topic,
+                partition,
+                row.getLong(1),
+                getLong(row, 2),
+                getLong(row, 3),
+                StoredValues.instant(timestampReader.read(row, 4))));
+      }
+    }
+  }
+
+  private static void setLong(PreparedStatement statement, int index, Long value)
+      throws SQLException {
+    if (value == null) {
+      statement.setNull(index, Types.BIGINT);
+    } else {
+      statement.setLong(index, value);
+    }
+  }
+
+  private static Long getLong(ResultSet row, int column) throws SQLException {
+    long value = row.getLong(column);
+    return row.wasNull() ? null : value;
+  }
+}
