@@ -1,0 +1,321 @@
+package io.cdccompare.verifier.verify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cdccompare.core.key.KeyCodec;
+import io.cdccompare.core.rowhash.CanonicalFormat;
+import io.cdccompare.core.rowhash.HashFunction;
+import io.cdccompare.core.rowhash.LogicalType;
+import io.cdccompare.core.rowhash.RowHasher;
+import io.cdccompare.core.rowhash.plan.HashPlan;
+import io.cdccompare.core.rowhash.plan.HashedColumn;
+import io.cdccompare.core.stream.KeyPartitioner;
+import io.cdccompare.core.verdict.ChunkVerdict;
+import io.cdccompare.embedded.Component;
+import io.cdccompare.embedded.EmbeddedEnvironment;
+import io.cdccompare.embedded.WithEmbedded;
+import io.cdccompare.verifier.TargetKind;
+import io.cdccompare.verifier.db.TargetSchemaException;
+import io.cdccompare.verifier.sql.TableRef;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntPredicate;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A chunk of a 1 000-row table verified on the real target PostgreSQL and MariaDB, with the
+ * source's hashes computed from the rows' values alone: after one row is changed, one deleted and
+ * one inserted inside the compared key range, exactly those are failed, missed and extra, with
+ * their keys; a changed row whose key is in flight is in flight; rows of other partitions and rows
+ * outside the range are not counted.
+ */
+@WithEmbedded({Component.TARGET_POSTGRES, Component.MARIADB})
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ChunkVerifierIT {
+
+  private static final int ROWS = 1_000;
+  private static final int FIRST_COMPARED = 101;
+  private static final int LAST = 900;
+  private static final int PARTITIONS = 3;
+  private static final int PARTITION = 1;
+  private static final List<String> KEY = List.of("id", "code");
+  private static final KeyCodec CODEC =
+      new KeyCodec(List.of(LogicalType.INTEGER, LogicalType.VARCHAR));
+  private static final HashPlan PLAN =
+      new HashPlan(
+          "items",
+          List.of(
+              HashedColumn.of("id", LogicalType.INTEGER),
+              HashedColumn.of("code", LogicalType.VARCHAR),
+              HashedColumn.of("amount", LogicalType.DECIMAL),
+              HashedColumn.of("note", LogicalType.TEXT),
+              HashedColumn.of("at", LogicalType.TIMESTAMP)));
+
+  private final Map<TargetKind, String> databases = new EnumMap<>(TargetKind.class);
+  private final AtomicInteger tables = new AtomicInteger();
+
+  @BeforeAll
+  void createDatabases(EmbeddedEnvironment env) {
+    for (TargetKind kind : TargetKind.values()) {
+      databases.put(kind, kind.server(env).createDatabase("verify_it"));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TargetKind.class)
+  void findsExactlyTheInjectedFailedMissedAndExtraRowsWithTheirKeys(
+      TargetKind kind, EmbeddedEnvironment env) throws SQLException {
+    try (Connection connection = connect(env, kind)) {
+      // Given 1 000 rows on the target and the source's hashes of this partition's rows in the
+      // compared key range [101, 900]
+      TableRef table = createItems(connection, kind);
+      Map<String, byte[]> chunk = sourceHashes(id -> id >= FIRST_COMPARED && id <= LAST);
+      List<String> chunkKeys = new ArrayList<>(chunk.keySet());
+      assertThat(chunk).hasSizeGreaterThan(200);
+
+      // And on the target: one row changed, one deleted, one inserted in this partition, one
+      // inserted in another partition, one inserted after the range, one changed while in flight
+      String failed = chunkKeys.get(10);
+      String missed = chunkKeys.get(20);
+      String inFlight = chunkKeys.get(30);
+      update(connection, table, failed, "changed on the target");
+      delete(connection, table, missed);
+      update(connection, table, inFlight, "changed in flight");
+      String extra = insert(connection, table, 500, PARTITION);
+      String otherPartition = insert(connection, table, 501, PARTITION + 1);
+      String afterRange = insert(connection, table, 950, PARTITION);
+
+      // When the chunk is verified
+      ChunkVerdict verdict =
+          verifier(connection, kind).verify(check(table, chunk, Set.of(inFlight)));
+
+      // Then exactly the injected differences are found, with their keys
+      assertThat(verdict.failedKeys()).containsExactly(failed);
+      assertThat(verdict.missedKeys()).containsExactly(missed);
+      assertThat(verdict.extraKeys())
+          .containsExactly(extra)
+          .doesNotContain(otherPartition, afterRange);
+      assertThat(verdict.inFlightKeys()).containsExactly(inFlight);
+      assertThat(verdict.matched()).isEqualTo(chunk.size() - 3);
+      assertThat(connection.getAutoCommit()).isTrue();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TargetKind.class)
+  void anUnchangedTargetMatchesEveryRow(TargetKind kind, EmbeddedEnvironment env)
+      throws SQLException {
+    try (Connection connection = connect(env, kind)) {
+      // Given a target equal to the source
+      TableRef table = createItems(connection, kind);
+      Map<String, byte[]> chunk = sourceHashes(id -> id >= FIRST_COMPARED && id <= LAST);
+
+      // When the chunk is verified
+      ChunkVerdict verdict = verifier(connection, kind).verify(check(table, chunk, Set.of()));
+
+      // Then every row of the partition in the range matched and nothing else was counted
+      assertThat(verdict)
+          .isEqualTo(ChunkVerdict.of(chunk.size(), List.of(), List.of(), List.of(), List.of()));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TargetKind.class)
+  void aChunkThatComparedNothingReadsNothing(TargetKind kind, EmbeddedEnvironment env)
+      throws SQLException {
+    try (Connection connection = connect(env, kind)) {
+      // Given a chunk without a compared key range, for a table the target does not even have
+      ChunkCheck nothing =
+          new ChunkCheck(
+              TableRef.of("no_such_items"),
+              PLAN,
+              KEY,
+              CODEC,
+              Map.of(),
+              PARTITION,
+              PARTITIONS,
+              null,
+              null,
+              Set.of("1,c1"));
+
+      // When it is verified
+      ChunkVerdict verdict = verifier(connection, kind).verify(nothing);
+
+      // Then nothing was read and the verdict is empty
+      assertThat(verdict).isEqualTo(ChunkVerdict.empty());
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TargetKind.class)
+  void aComparedColumnMissingOnTheTargetIsNamed(TargetKind kind, EmbeddedEnvironment env)
+      throws SQLException {
+    try (Connection connection = connect(env, kind)) {
+      // Given a target table without the column "note"
+      TableRef table = createItems(connection, kind);
+      TargetKind.execute(connection, "ALTER TABLE " + table.table() + " DROP COLUMN note");
+      Map<String, byte[]> chunk = sourceHashes(id -> id >= FIRST_COMPARED && id <= LAST);
+
+      // When the chunk is verified
+      // Then the error names the table and the column
+      assertThatThrownBy(() -> verifier(connection, kind).verify(check(table, chunk, Set.of())))
+          .isInstanceOfSatisfying(
+              TargetSchemaException.class, e -> assertThat(e.column()).isEqualTo("note"))
+          .hasMessageContaining(table.table());
+    }
+  }
+
+  private Connection connect(EmbeddedEnvironment env, TargetKind kind) throws SQLException {
+    return kind.server(env).connect(databases.get(kind));
+  }
+
+  private static ChunkVerifier verifier(Connection connection, TargetKind kind)
+      throws SQLException {
+    return ChunkVerifier.open(
+        connection, kind.dialect(), CanonicalFormat.COMPATIBLE, HashFunction.md5(), 100);
+  }
+
+  private static ChunkCheck check(TableRef table, Map<String, byte[]> chunk, Set<String> inFlight) {
+    return new ChunkCheck(
+        table,
+        PLAN,
+        KEY,
+        CODEC,
+        chunk,
+        PARTITION,
+        PARTITIONS,
+        key(FIRST_COMPARED),
+        key(LAST),
+        inFlight);
+  }
+
+  private TableRef createItems(Connection connection, TargetKind kind) throws SQLException {
+    String name = "items_" + tables.incrementAndGet();
+    TargetKind.execute(
+        connection,
+        "CREATE TABLE "
+            + name
+            + " (id "
+            + kind.type("int4", "INT")
+            + ", code "
+            + kind.type("varchar(20)", "VARCHAR(20)")
+            + ", amount "
+            + kind.type("numeric(12,2)", "DECIMAL(12,2)")
+            + ", note "
+            + kind.type("text", "TEXT")
+            + ", at "
+            + kind.type("timestamp(6)", "DATETIME(6)")
+            + ", PRIMARY KEY (id, code))"
+            + kind.tableOptions());
+    try (PreparedStatement insert =
+        connection.prepareStatement("INSERT INTO " + name + " VALUES (?, ?, ?, ?, ?)")) {
+      for (int id = 1; id <= ROWS; id++) {
+        Object[] row = row(id);
+        for (int i = 0; i < row.length; i++) {
+          insert.setObject(i + 1, row[i]);
+        }
+        insert.addBatch();
+      }
+      insert.executeBatch();
+    }
+    return TableRef.of(name);
+  }
+
+  /** The values of row {@code id}, as the source holds them. */
+  private static Object[] row(int id) {
+    return new Object[] {
+      id,
+      code(id),
+      BigDecimal.valueOf(id * 125L, 2),
+      "note " + id,
+      LocalDateTime.of(2024, 1, 1, 0, 0).plusMinutes(id).plusNanos(id * 1_000L)
+    };
+  }
+
+  private static String code(int id) {
+    return "c" + (id % 7);
+  }
+
+  private static String key(int id) {
+    return CODEC.encode(List.of(id, code(id)));
+  }
+
+  /** Encoded key → hash of the rows of this partition that {@code compared} selects. */
+  private static Map<String, byte[]> sourceHashes(IntPredicate compared) {
+    RowHasher hasher =
+        new RowHasher(PLAN.columns(), CanonicalFormat.COMPATIBLE, HashFunction.md5());
+    Map<String, byte[]> hashes = new LinkedHashMap<>();
+    for (int id = 1; id <= ROWS; id++) {
+      String key = key(id);
+      if (compared.test(id) && KeyPartitioner.partition(key, PARTITIONS) == PARTITION) {
+        hashes.put(key, HexFormat.of().parseHex(hasher.hash(row(id)).hex()));
+      }
+    }
+    return hashes;
+  }
+
+  private static void update(Connection connection, TableRef table, String key, String note)
+      throws SQLException {
+    List<String> parts = CODEC.decodeTexts(key);
+    try (PreparedStatement update =
+        connection.prepareStatement(
+            "UPDATE " + table.table() + " SET note = ? WHERE id = ? AND code = ?")) {
+      update.setString(1, note);
+      update.setInt(2, Integer.parseInt(parts.get(0)));
+      update.setString(3, parts.get(1));
+      assertThat(update.executeUpdate()).isEqualTo(1);
+    }
+  }
+
+  private static void delete(Connection connection, TableRef table, String key)
+      throws SQLException {
+    List<String> parts = CODEC.decodeTexts(key);
+    try (PreparedStatement delete =
+        connection.prepareStatement(
+            "DELETE FROM " + table.table() + " WHERE id = ? AND code = ?")) {
+      delete.setInt(1, Integer.parseInt(parts.get(0)));
+      delete.setString(2, parts.get(1));
+      assertThat(delete.executeUpdate()).isEqualTo(1);
+    }
+  }
+
+  /**
+   * Inserts a row with id {@code id} and a new code that puts its key in {@code partition}; returns
+   * its key.
+   */
+  private static String insert(Connection connection, TableRef table, int id, int partition)
+      throws SQLException {
+    String code = null;
+    for (int n = 0; code == null; n++) {
+      String candidate = "x" + n;
+      if (KeyPartitioner.partition(CODEC.encode(List.of(id, candidate)), PARTITIONS) == partition) {
+        code = candidate;
+      }
+    }
+    try (PreparedStatement insert =
+        connection.prepareStatement("INSERT INTO " + table.table() + " VALUES (?, ?, ?, ?, ?)")) {
+      Object[] row = row(id);
+      row[1] = code;
+      for (int i = 0; i < row.length; i++) {
+        insert.setObject(i + 1, row[i]);
+      }
+      assertThat(insert.executeUpdate()).isEqualTo(1);
+    }
+    return CODEC.encode(List.of(id, code));
+  }
+}
