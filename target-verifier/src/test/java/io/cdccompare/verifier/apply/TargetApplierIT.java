@@ -44,6 +44,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -147,6 +148,48 @@ class TargetApplierIT {
       assertThat(changed.applied()).isEqualTo(2);
       assertThat(changed.skipped()).isZero();
       assertThat(readBack(connection, kind, table)).isEqualTo(expected(List.of(aUpdated, c, d)));
+    }
+  }
+
+  @Test
+  void postgresNumericSpecialsAreWritten(EmbeddedEnvironment env) throws SQLException {
+    TargetKind kind = TargetKind.POSTGRES;
+    try (Connection connection = connect(env, kind)) {
+      // Given decimals as the change events give PostgreSQL's special values: text
+      TableRef table = createOrders(connection, kind);
+      TargetApplier applier = applier(connection, kind, "numeric-specials", table);
+      Map<String, Object> nan = row(1, "nan", AT, 0);
+      nan.put("c_dec", "NaN");
+      Map<String, Object> infinity = row(2, "inf", AT, 1);
+      infinity.put("c_dec", "-Infinity");
+
+      // When they are applied
+      applier.apply(ApplyBatch.of(List.of(upsert(table, nan, 0), upsert(table, infinity, 1))));
+
+      // Then the numeric column holds them
+      assertThat(readBack(connection, kind, table)).isEqualTo(expected(List.of(nan, infinity)));
+    }
+  }
+
+  @Test
+  void mariaDbRefusesADecimalItCannotHoldNamingTheColumn(EmbeddedEnvironment env)
+      throws SQLException {
+    TargetKind kind = TargetKind.MARIADB;
+    try (Connection connection = connect(env, kind)) {
+      // Given a PostgreSQL NaN for a MariaDB DECIMAL
+      TableRef table = createOrders(connection, kind);
+      TargetApplier applier = applier(connection, kind, "numeric-refused", table);
+      Map<String, Object> nan = row(1, "nan", AT, 0);
+      nan.put("c_dec", "NaN");
+
+      // When it is applied
+      // Then it is refused with the column and the position, and nothing is written
+      assertThatThrownBy(() -> applier.apply(ApplyBatch.of(List.of(upsert(table, nan, 0)))))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("column c_dec")
+          .hasMessageContaining(TOPIC + "-0@0");
+      assertThat(readBack(connection, kind, table)).isEmpty();
+      assertThat(applier.checkpoint(TOPIC, 0)).isEmpty();
     }
   }
 
