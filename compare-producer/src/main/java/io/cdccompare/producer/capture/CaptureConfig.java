@@ -206,14 +206,7 @@ public final class CaptureConfig {
 
   /** Settings under a pass-through prefix, with the prefix removed. */
   public Map<String, Object> withPrefix(String prefix) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    raw.forEach(
-        (k, v) -> {
-          if (k.startsWith(prefix)) {
-            out.put(k.substring(prefix.length()), v);
-          }
-        });
-    return out;
+    return ConfigFile.withPrefix(raw, prefix);
   }
 
   private String orDefault(String key, String fallback) {

@@ -2,6 +2,7 @@ package io.cdccompare.producer.capture;
 
 import io.cdccompare.core.rowhash.LogicalType;
 import io.cdccompare.core.table.TableName;
+import io.cdccompare.producer.source.PgCatalog;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -33,28 +34,13 @@ final class SourceCatalog implements AutoCloseable {
 
   /** The primary-key columns of a table, in key order; refuses a missing or keyless table. */
   List<KeyColumn> keyColumns(TableName table) throws SQLException {
-    if (!exists(table)) {
+    if (!PgCatalog.tableExists(connection, table)) {
       throw new IllegalArgumentException(
           "table " + table + " does not exist in source database " + database);
     }
     List<KeyColumn> columns = new ArrayList<>();
-    try (PreparedStatement s =
-        connection.prepareStatement(
-            "SELECT a.attname, t.typname FROM pg_index i"
-                + " JOIN pg_class c ON c.oid = i.indrelid"
-                + " JOIN pg_namespace n ON n.oid = c.relnamespace"
-                + " JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord) ON true"
-                + " JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum"
-                + " JOIN pg_type t ON t.oid = a.atttypid"
-                + " WHERE i.indisprimary AND n.nspname = ? AND c.relname = ? ORDER BY k.ord")) {
-      s.setString(1, table.schema());
-      s.setString(2, table.table());
-      try (ResultSet rs = s.executeQuery()) {
-        while (rs.next()) {
-          columns.add(
-              new KeyColumn(rs.getString(1), keyType(table, rs.getString(1), rs.getString(2))));
-        }
-      }
+    for (PgCatalog.KeyColumn column : PgCatalog.primaryKey(connection, table)) {
+      columns.add(new KeyColumn(column.name(), keyType(table, column.name(), column.typeName())));
     }
     if (columns.isEmpty()) {
       throw new IllegalArgumentException(
@@ -95,19 +81,6 @@ final class SourceCatalog implements AutoCloseable {
                   + typeName
                   + ", which cannot be part of a compared key");
     };
-  }
-
-  private boolean exists(TableName table) throws SQLException {
-    try (PreparedStatement s =
-        connection.prepareStatement(
-            "SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
-                + " WHERE n.nspname = ? AND c.relname = ? AND c.relkind IN ('r', 'p')")) {
-      s.setString(1, table.schema());
-      s.setString(2, table.table());
-      try (ResultSet rs = s.executeQuery()) {
-        return rs.next();
-      }
-    }
   }
 
   /** Creates the {@code repi} schema and its tables when missing. */

@@ -264,14 +264,7 @@ public final class CompareConfig {
 
   /** Settings under a pass-through prefix, with the prefix removed. */
   public Map<String, Object> withPrefix(String prefix) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    raw.forEach(
-        (k, v) -> {
-          if (k.startsWith(prefix)) {
-            out.put(k.substring(prefix.length()), v);
-          }
-        });
-    return out;
+    return ConfigFile.withPrefix(raw, prefix);
   }
 
   /** A task name is safe in a Kafka record key and a log line. */

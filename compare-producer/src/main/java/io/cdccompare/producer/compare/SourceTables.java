@@ -12,6 +12,7 @@ import io.cdccompare.core.rowhash.plan.HashedColumn;
 import io.cdccompare.core.rowhash.plan.TableHashRules;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.producer.capture.TopicLayout;
+import io.cdccompare.producer.source.PgCatalog;
 import io.cdccompare.verifier.hash.TableCatalog;
 import io.cdccompare.verifier.sql.ColumnType;
 import io.cdccompare.verifier.sql.Dialect;
@@ -59,13 +60,14 @@ final class SourceTables {
   ScanPlan resolve(TableTask task) throws SQLException {
     TableName name = task.table();
     String path = TableSettings.PREFIX + name + ".";
-    if (!exists(name)) {
+    if (!PgCatalog.tableExists(connection, name)) {
       throw new ConfigException(
           "tables: table " + name + " does not exist in source database " + database);
     }
     TableRef ref = new TableRef(name.schema(), name.table());
     Map<String, ColumnType> physical = TableCatalog.describe(connection, dialect, ref);
-    List<String> primaryKey = primaryKey(name);
+    List<String> primaryKey =
+        PgCatalog.primaryKey(connection, name).stream().map(PgCatalog.KeyColumn::name).toList();
     List<String> key = task.keyColumns().isEmpty() ? primaryKey : task.keyColumns();
     if (!primaryKey.isEmpty() && !key.equals(primaryKey)) {
       throw new ConfigException(
@@ -154,40 +156,6 @@ final class SourceTables {
             key + ": column '" + column + "' does not exist in source table " + table);
       }
     }
-  }
-
-  private boolean exists(TableName table) throws SQLException {
-    try (PreparedStatement s =
-        connection.prepareStatement(
-            "SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
-                + " WHERE n.nspname = ? AND c.relname = ? AND c.relkind IN ('r', 'p')")) {
-      s.setString(1, table.schema());
-      s.setString(2, table.table());
-      try (ResultSet rs = s.executeQuery()) {
-        return rs.next();
-      }
-    }
-  }
-
-  private List<String> primaryKey(TableName table) throws SQLException {
-    List<String> columns = new ArrayList<>();
-    try (PreparedStatement s =
-        connection.prepareStatement(
-            "SELECT a.attname FROM pg_index i"
-                + " JOIN pg_class c ON c.oid = i.indrelid"
-                + " JOIN pg_namespace n ON n.oid = c.relnamespace"
-                + " JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord) ON true"
-                + " JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum"
-                + " WHERE i.indisprimary AND n.nspname = ? AND c.relname = ? ORDER BY k.ord")) {
-      s.setString(1, table.schema());
-      s.setString(2, table.table());
-      try (ResultSet rs = s.executeQuery()) {
-        while (rs.next()) {
-          columns.add(rs.getString(1));
-        }
-      }
-    }
-    return columns;
   }
 
   /** The partition count the capture recorded for the table's topic. */

@@ -69,6 +69,18 @@ public final class ConfigFile {
     return values;
   }
 
+  /** The settings under a pass-through prefix, with the prefix removed, in file order. */
+  public static Map<String, Object> withPrefix(Map<String, String> values, String prefix) {
+    Map<String, Object> out = new java.util.LinkedHashMap<>();
+    values.forEach(
+        (k, v) -> {
+          if (k.startsWith(prefix)) {
+            out.put(k.substring(prefix.length()), v);
+          }
+        });
+    return out;
+  }
+
   /** Replaces {@code ${env:…}} and {@code ${file:…}} references with their values. */
   static Map<String, String> resolve(Map<String, String> raw) {
     Map<String, ConfigProvider> providers = new HashMap<>();
