@@ -65,6 +65,9 @@ public final class SampleRecords {
         .setNotedAt(AT)
         .setPartition(1)
         .setPartitionCount(2)
+        .setComparedShape(
+            "{\"table\":\"shop.orders\",\"targetTable\":null,\"format\":\"COMPATIBLE\","
+                + "\"hashFunction\":\"MD5\",\"keyColumns\":[],\"columns\":[]}")
         .build();
   }
 
