@@ -130,13 +130,14 @@ public final class PostgresServer implements JdbcServer {
         "listen_addresses=127.0.0.1",
         "unix_socket_directories=" + dir,
         "wal_level=logical",
-        "max_wal_senders=10",
-        "max_replication_slots=10",
+        // every capture under test keeps its own slot (a stopped capture's slot is its position)
+        "max_wal_senders=20",
+        "max_replication_slots=64",
         "wal_writer_delay=10ms",
         "fsync=off",
         "full_page_writes=off",
         "shared_buffers=64MB",
-        "max_connections=60",
+        "max_connections=100",
         "logging_collector=off");
   }
 
