@@ -73,6 +73,7 @@ public final class CompareThroughput {
       long rows,
       double copyFileRate,
       double copyStdoutRate,
+      double jdbcScanRate,
       double compareRate,
       Child child,
       String childFailure) {}
@@ -166,6 +167,7 @@ public final class CompareThroughput {
         String table = "narrow_" + n;
         double copyFile = copyToFile(pg, db, table, n);
         double copyStdout = copyToStdout(pg, db, table, n);
+        double jdbcScan = jdbcScan(pg, db, table, n);
         double compare = 0;
         for (int r = 0; r < runs; r++) {
           long nanos = compareInProcess(task, "public." + table, "bench-" + n + "-" + r, n);
@@ -181,7 +183,7 @@ public final class CompareThroughput {
           failure = e.getMessage();
           System.err.println("child compare of " + n + " rows failed: " + failure);
         }
-        results.add(new Result(n, copyFile, copyStdout, compare, child, failure));
+        results.add(new Result(n, copyFile, copyStdout, jdbcScan, compare, child, failure));
       }
       report(results, chunk, gc, runs, privilege);
     }
@@ -197,7 +199,7 @@ public final class CompareThroughput {
       s.execute(
           "INSERT INTO "
               + table
-              + " SELECT g, (g * 7919) % 100000, 's' || (g % 10000000)"
+              + " SELECT g, (g::bigint * 7919 % 100000)::int, 's' || (g % 10000000)"
               + " FROM generate_series(1, "
               + rows
               + ") g");
@@ -331,6 +333,46 @@ public final class CompareThroughput {
     }
   }
 
+  /**
+   * The ceiling of any JDBC reader: {@code SELECT * … ORDER BY id} with the compare's fetch size
+   * and autocommit off, every column read with its getter, nothing hashed or sent. Warm once, best
+   * of 3.
+   */
+  private static double jdbcScan(PostgresServer pg, String db, String table, long rows)
+      throws SQLException {
+    try (Connection c = pg.connect(db)) {
+      c.setAutoCommit(false);
+      long best = Long.MAX_VALUE;
+      long sink = 0;
+      for (int i = 0; i <= COPY_RUNS; i++) {
+        long start = System.nanoTime();
+        long read = 0;
+        try (Statement s = c.createStatement()) {
+          s.setFetchSize(10_000);
+          try (java.sql.ResultSet rs =
+              s.executeQuery("SELECT id, v, s FROM " + table + " ORDER BY id")) {
+            while (rs.next()) {
+              sink += rs.getLong(1) + rs.getInt(2) + rs.getString(3).length();
+              read++;
+            }
+          }
+        }
+        c.commit();
+        long nanos = System.nanoTime() - start;
+        if (read != rows) {
+          throw new IllegalStateException("JDBC scan gave " + read + " rows");
+        }
+        if (i > 0) {
+          best = Math.min(best, nanos);
+        }
+      }
+      double rate = rows / (best / 1e9);
+      System.err.printf(
+          Locale.ROOT, "JDBC scan of %s: %.0f rows/s (checksum %d)%n", table, rate, sink);
+      return rate;
+    }
+  }
+
   /** Runs the task over one table in this JVM; the wall time of {@link CompareRun#run()}. */
   private static long compareInProcess(
       Map<String, String> task, String table, String name, long rows) throws Exception {
@@ -453,10 +495,11 @@ public final class CompareThroughput {
         gc.equals("serial") ? "Serial" : "G1");
     System.out.printf(
         Locale.ROOT,
-        "%10s | %16s | %16s | %14s | %14s | %14s | %13s | %14s | %15s | %13s%n",
+        "%10s | %16s | %16s | %14s | %14s | %14s | %14s | %13s | %14s | %15s | %13s%n",
         "rows",
         "COPY /dev/null/s",
         "COPY STDOUT/s",
+        "JDBC scan/s",
         "compare rows/s",
         "ratio /dev/null",
         "ratio STDOUT",
@@ -468,10 +511,11 @@ public final class CompareThroughput {
       Child c = r.child();
       System.out.printf(
           Locale.ROOT,
-          "%10d | %16s | %16.0f | %14.0f | %14s | %14.2f | %13s | %14s | %15s | %13s%n",
+          "%10d | %16s | %16.0f | %14.0f | %14.0f | %14s | %14.2f | %13s | %14s | %15s | %13s%n",
           r.rows(),
           r.copyFileRate() > 0 ? String.format(Locale.ROOT, "%.0f", r.copyFileRate()) : "n/a",
           r.copyStdoutRate(),
+          r.jdbcScanRate(),
           r.compareRate(),
           r.copyFileRate() > 0
               ? String.format(Locale.ROOT, "%.2f", r.compareRate() / r.copyFileRate())
@@ -483,7 +527,9 @@ public final class CompareThroughput {
           c == null ? "-" : String.format(Locale.ROOT, "%.1f", mib(c.liveAfterGc())));
     }
     System.out.println(
-        "ratio = in-process compare rows/s / COPY rows/s (goal >= 0.35 of COPY TO '/dev/null');"
+        "JDBC scan = SELECT * ORDER BY id, fetch size 10 000, every column read, nothing hashed:"
+            + " the ceiling of any JDBC reader. ratio = in-process compare rows/s / COPY rows/s"
+            + " (goal >= 0.35 of COPY TO '/dev/null');"
             + " peak heap = sum of the heap pools' peaks in the child (an upper bound, garbage"
             + " included); sampled = largest used heap sampled every 10 ms; live GC = largest"
             + " used heap right after a collection. Goal: completes under -Xmx"

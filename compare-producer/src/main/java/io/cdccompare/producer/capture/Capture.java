@@ -217,11 +217,25 @@ public final class Capture implements AutoCloseable {
   public void stop() {
     stopping = true;
     DebeziumEngine<RecordChangeEvent<SourceRecord>> e = engine.get();
-    if (e != null) {
+    if (e == null) {
+      return;
+    }
+    // Debezium 3.6 refuses to close (IllegalStateException) while its tasks are still starting:
+    // try again until it accepts, so a stop during startup is not lost
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+    while (true) {
       try {
         e.close();
+        return;
+      } catch (IllegalStateException starting) {
+        if (System.nanoTime() > deadline) {
+          LOG.warn("capture={} did not stop: {}", config.engineName(), starting.toString());
+          return;
+        }
+        java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
       } catch (java.io.IOException ex) {
         LOG.warn("capture={} did not stop cleanly: {}", config.engineName(), ex.toString());
+        return;
       }
     }
   }

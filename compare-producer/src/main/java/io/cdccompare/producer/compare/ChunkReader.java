@@ -18,10 +18,11 @@ import java.util.List;
  * REPEATABLE READ, READ ONLY} transaction (one snapshot), streamed with a fetch size (autocommit
  * off), never more than the chunk's compared keys and hashes in memory.
  *
- * <p>With {@code deep = 100} one query reads and hashes the next {@code chunk} rows. With a smaller
- * {@code deep}, a first query reads only the key columns of the next {@code chunk} rows, keeping
- * the last {@code round(chunk × deep / 100)} keys; a second query in the same snapshot reads and
- * hashes exactly the rows of the compared key range. Not thread-safe.
+ * <p>Each read looks one row past the chunk, so that the caller knows whether another chunk follows
+ * without a probe. With {@code deep = 100} one query reads and hashes the next {@code chunk} rows.
+ * With a smaller {@code deep}, a first query reads only the key columns of the next {@code chunk}
+ * rows, keeping the last {@code round(chunk × deep / 100)} keys; a second query in the same
+ * snapshot reads and hashes exactly the rows of the compared key range. Not thread-safe.
  */
 final class ChunkReader {
   private final Connection connection;
@@ -75,15 +76,21 @@ final class ChunkReader {
   private ChunkRead readAll(String afterKey) throws SQLException {
     List<String> select = new ArrayList<>(keyReader.selectList());
     select.addAll(hasher.selectList());
-    List<String> keys = new ArrayList<>();
-    ByteArrayOutputStream hashes = new ByteArrayOutputStream(sampling.chunk() * hashLength);
+    int chunk = sampling.chunk();
+    List<String> keys = new ArrayList<>(Math.min(chunk, 1 << 16));
+    ByteArrayOutputStream hashes = new ByteArrayOutputStream(Math.min(chunk, 1 << 16) * hashLength);
+    boolean more = false;
     try (PreparedStatement s =
         connection.prepareStatement(queries.chunk(select, afterKey != null))) {
       int next = afterKey == null ? 1 : binder.bind(s, 1, afterKey);
-      s.setInt(next, sampling.chunk());
+      s.setInt(next, chunk + 1);
       s.setFetchSize(fetchSize);
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
+          if (keys.size() == chunk) {
+            more = true;
+            break;
+          }
           keys.add(keyReader.encode(rs));
           hashes.writeBytes(hasher.digest(rs));
         }
@@ -93,20 +100,26 @@ final class ChunkReader {
       return ChunkRead.empty();
     }
     return new ChunkRead(
-        keys.size(), keys.get(0), keys.get(keys.size() - 1), keys, hashes.toByteArray());
+        keys.size(), keys.get(0), keys.get(keys.size() - 1), keys, hashes.toByteArray(), more);
   }
 
   private ChunkRead readSampled(String afterKey) throws SQLException {
-    int window = Math.max(1, sampling.comparedRows(sampling.chunk()));
+    int chunk = sampling.chunk();
+    int window = Math.max(1, sampling.comparedRows(chunk));
     String[] lastKeys = new String[window];
     int rows = 0;
+    boolean more = false;
     try (PreparedStatement s =
         connection.prepareStatement(queries.chunk(keyReader.selectList(), afterKey != null))) {
       int next = afterKey == null ? 1 : binder.bind(s, 1, afterKey);
-      s.setInt(next, sampling.chunk());
+      s.setInt(next, chunk + 1);
       s.setFetchSize(fetchSize);
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
+          if (rows == chunk) {
+            more = true;
+            break;
+          }
           lastKeys[rows % window] = keyReader.encode(rs);
           rows++;
         }
@@ -118,7 +131,7 @@ final class ChunkReader {
     String lastKey = lastKeys[(rows - 1) % window];
     int compared = sampling.comparedRows(rows);
     if (compared == 0) {
-      return new ChunkRead(rows, null, lastKey, List.of(), new byte[0]);
+      return new ChunkRead(rows, null, lastKey, List.of(), new byte[0], more);
     }
     String firstCompared = lastKeys[(rows - compared) % window];
     List<String> keys = new ArrayList<>(compared);
@@ -144,6 +157,6 @@ final class ChunkReader {
               + " rows in the snapshot that counted "
               + compared);
     }
-    return new ChunkRead(rows, firstCompared, lastKey, keys, hashes.toByteArray());
+    return new ChunkRead(rows, firstCompared, lastKey, keys, hashes.toByteArray(), more);
   }
 }

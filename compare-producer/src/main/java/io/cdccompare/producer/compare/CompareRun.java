@@ -48,6 +48,16 @@ public final class CompareRun {
   private static final DateTimeFormatter RUN_TIME =
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
+  /**
+   * The scan's driver settings: server-prepared statements from the first execution, so that
+   * numbers and dates come in PostgreSQL's binary format instead of text to parse.
+   */
+  private static final java.util.Properties SCAN_DRIVER = new java.util.Properties();
+
+  static {
+    SCAN_DRIVER.setProperty("prepareThreshold", "-1");
+  }
+
   private final CompareConfig config;
   private final boolean startOver;
   private volatile boolean stopping;
@@ -86,7 +96,7 @@ public final class CompareRun {
   public Summary run() throws Exception {
     String task = config.taskName();
     try (Connection catalog = config.source().connect("cdc-compare-task-" + task);
-        Connection scan = config.source().connect("cdc-compare-scan-" + task);
+        Connection scan = config.source().connect("cdc-compare-scan-" + task, SCAN_DRIVER);
         TaskPositions positions =
             new TaskPositions(config.source().connect("cdc-compare-notes-" + task), task)) {
       List<ScanPlan> plans = resolve(catalog);
@@ -96,7 +106,7 @@ public final class CompareRun {
       int maxRecordBytes = topics.ensureHashesTopic();
       positions.ensureTables();
       RunStart start = start(positions, plans);
-      try (KafkaProducer<String, HashRecord> producer = producer()) {
+      try (KafkaProducer<String, HashRecord> producer = producer(maxRecordBytes)) {
         HashRecordWriter writer =
             new HashRecordWriter(producer, config.hashesTopic(), maxRecordBytes);
         Progress progress = Progress.of(task, config.progress(), config.progressInterval());
@@ -218,7 +228,9 @@ public final class CompareRun {
     long pacingStart = System.nanoTime();
     long pacedRows = 0;
     String shape = plan.shape().toJson();
-    while (!stopping && reader.anyRowAfter(after)) {
+    boolean more = reader.anyRowAfter(after);
+    long[] phaseNanos = new long[4]; // notes, read and hash, hash records, rest
+    while (!stopping && more) {
       long chunkStart = System.nanoTime();
       positions.open(
           new Open(
@@ -230,44 +242,58 @@ public final class CompareRun {
               fingerprint,
               shape,
               after));
+      long opened = System.nanoTime();
       ChunkRead read = reader.read(after);
+      long readDone = System.nanoTime();
       List<HashRecordLocation> locations =
           writer.write(
               new ChunkId(config.taskName(), runId, TaskKind.FULL, table.toString(), chunk),
               plan,
               read);
+      long written = System.nanoTime();
       Failpoint.hit(Failpoint.COMPARE_HASHES_WRITTEN);
       String saved = read.rows() == 0 ? after : read.lastKey();
       positions.close(table, chunk, read, config.hashesTopic(), locations, saved);
+      phaseNanos[0] += opened - chunkStart + System.nanoTime() - written;
+      phaseNanos[1] += readDone - opened;
+      phaseNanos[2] += written - readDone;
       rows += read.rows();
       compared += read.comparedRows();
       chunks++;
       chunk++;
       after = saved;
       progress.chunkDone(rows, chunks);
-      if (read.rows() < plan.task().sampling().chunk()) {
+      more = read.moreRows();
+      if (!more) {
         break;
       }
       pacedRows += read.rows();
+      long resting = System.nanoTime();
       rest(
           pacing.pauseAfterChunk(
               pacedRows,
-              Duration.ofNanos(System.nanoTime() - pacingStart),
-              Duration.ofNanos(System.nanoTime() - chunkStart)));
+              Duration.ofNanos(resting - pacingStart),
+              Duration.ofNanos(resting - chunkStart)));
+      phaseNanos[3] += System.nanoTime() - resting;
     }
     if (!stopping) {
       positions.finish(table);
       progress.tableDone(rows, chunks);
     }
     LOG.info(
-        "task={} table={} run={} {} chunks={} rows={} compared={}",
+        "task={} table={} run={} {} chunks={} rows={} compared={} notes_ms={} read_hash_ms={}"
+            + " hash_records_ms={} throttle_ms={}",
         config.taskName(),
         table,
         runId,
         stopping ? "stopped" : "done",
         chunks,
         rows,
-        compared);
+        compared,
+        phaseNanos[0] / 1_000_000,
+        phaseNanos[1] / 1_000_000,
+        phaseNanos[2] / 1_000_000,
+        phaseNanos[3] / 1_000_000);
     return new TableDone(table, runId, chunks, rows, compared, restarted);
   }
 
@@ -294,8 +320,20 @@ public final class CompareRun {
     }
   }
 
-  private KafkaProducer<String, HashRecord> producer() {
+  /**
+   * The hash-record producer. Its batches are kept within the largest record the topic accepts: the
+   * topic's {@code max.message.bytes} limits a whole batch, so batching several parts of a split
+   * record together would be refused.
+   */
+  private KafkaProducer<String, HashRecord> producer(int maxRecordBytes) {
     Map<String, Object> props = new HashMap<>(config.withPrefix("producer."));
+    int batchSize =
+        props.containsKey(ProducerConfig.BATCH_SIZE_CONFIG)
+            ? Math.min(
+                Integer.parseInt(props.get(ProducerConfig.BATCH_SIZE_CONFIG).toString().strip()),
+                maxRecordBytes)
+            : maxRecordBytes;
+    props.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(batchSize));
     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
     props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
     props.put(ProducerConfig.ACKS_CONFIG, "all");

@@ -53,18 +53,30 @@ final class HashRecordWriter {
   List<HashRecordLocation> write(ChunkId id, ScanPlan plan, ChunkRead read)
       throws InterruptedException, ExecutionException {
     int partitions = plan.partitions();
-    int hashLength = plan.hashLength();
-    List<List<Integer>> byPartition = new ArrayList<>(partitions);
-    for (int p = 0; p < partitions; p++) {
-      byPartition.add(new ArrayList<>());
+    int keyCount = read.keys().size();
+    // one UTF-8 pass per key: its partition and its size on the wire
+    int[] partitionOf = new int[keyCount];
+    int[] sizeOf = new int[keyCount];
+    int[] perPartition = new int[partitions];
+    for (int i = 0; i < keyCount; i++) {
+      byte[] utf8 = read.keys().get(i).getBytes(StandardCharsets.UTF_8);
+      partitionOf[i] = KeyPartitioner.partitionOfUtf8(utf8, partitions);
+      sizeOf[i] = utf8.length;
+      perPartition[partitionOf[i]]++;
     }
-    for (int i = 0; i < read.keys().size(); i++) {
-      byPartition.get(KeyPartitioner.partition(read.keys().get(i), partitions)).add(i);
+    int[][] byPartition = new int[partitions][];
+    for (int p = 0; p < partitions; p++) {
+      byPartition[p] = new int[perPartition[p]];
+      perPartition[p] = 0;
+    }
+    for (int i = 0; i < keyCount; i++) {
+      int p = partitionOf[i];
+      byPartition[p][perPartition[p]++] = i;
     }
     List<Future<RecordMetadata>> sent = new ArrayList<>();
     List<HashRecord> records = new ArrayList<>();
     for (int p = 0; p < partitions; p++) {
-      List<List<Integer>> parts = split(id, plan, read, byPartition.get(p), hashLength);
+      List<int[]> parts = split(id, plan, read, byPartition[p], sizeOf);
       for (int part = 0; part < parts.size(); part++) {
         HashRecord record = record(id, plan, read, p, part, parts.size(), parts.get(part));
         records.add(record);
@@ -88,9 +100,10 @@ final class HashRecordWriter {
     return locations;
   }
 
-  /** Consecutive runs of the partition's keys, each within the record size limit. */
-  private List<List<Integer>> split(
-      ChunkId id, ScanPlan plan, ChunkRead read, List<Integer> indexes, int hashLength) {
+  /** Consecutive runs of the partition's keys (indexes into the chunk), each within the limit. */
+  private List<int[]> split(
+      ChunkId id, ScanPlan plan, ChunkRead read, int[] indexes, int[] sizeOf) {
+    int hashLength = plan.hashLength();
     int fixed =
         RECORD_OVERHEAD
             + utf8(id.task())
@@ -100,16 +113,11 @@ final class HashRecordWriter {
             + utf8(read.firstComparedKey())
             + utf8(read.lastKey())
             + utf8(plan.hashFunction().name());
-    List<List<Integer>> parts = new ArrayList<>();
-    List<Integer> current = new ArrayList<>();
+    List<int[]> parts = new ArrayList<>();
+    int start = 0;
     long size = fixed;
-    for (int index : indexes) {
-      int keySize = utf8(read.keys().get(index)) + KEY_OVERHEAD + hashLength;
-      if (!current.isEmpty() && size + keySize > maxRecordBytes) {
-        parts.add(current);
-        current = new ArrayList<>();
-        size = fixed;
-      }
+    for (int n = 0; n < indexes.length; n++) {
+      int keySize = sizeOf[indexes[n]] + KEY_OVERHEAD + hashLength;
       if (fixed + keySize > maxRecordBytes) {
         throw new IllegalArgumentException(
             "table "
@@ -122,10 +130,14 @@ final class HashRecordWriter {
                 + maxRecordBytes
                 + " bytes); raise hashes.max.record.bytes and the topic's max.message.bytes");
       }
-      current.add(index);
+      if (n > start && size + keySize > maxRecordBytes) {
+        parts.add(java.util.Arrays.copyOfRange(indexes, start, n));
+        start = n;
+        size = fixed;
+      }
       size += keySize;
     }
-    parts.add(current);
+    parts.add(java.util.Arrays.copyOfRange(indexes, start, indexes.length));
     return parts;
   }
 
@@ -136,10 +148,10 @@ final class HashRecordWriter {
       int partition,
       int part,
       int partCount,
-      List<Integer> indexes) {
+      int[] indexes) {
     int hashLength = plan.hashLength();
-    List<String> keys = new ArrayList<>(indexes.size());
-    ByteBuffer hashes = ByteBuffer.allocate(indexes.size() * hashLength);
+    List<String> keys = new ArrayList<>(indexes.length);
+    ByteBuffer hashes = ByteBuffer.allocate(indexes.length * hashLength);
     for (int index : indexes) {
       keys.add(read.keys().get(index));
       hashes.put(read.hashes(), index * hashLength, hashLength);

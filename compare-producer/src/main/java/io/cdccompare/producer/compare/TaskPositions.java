@@ -31,6 +31,11 @@ final class TaskPositions implements AutoCloseable {
   TaskPositions(Connection connection, String task) throws SQLException {
     this.connection = connection;
     this.task = task;
+    try (Statement s = connection.createStatement()) {
+      // Notes need their order, not their durability: logical decoding only streams flushed WAL,
+      // so a note lost in a source crash was never seen, and a lost position re-reads a chunk.
+      s.execute("SET synchronous_commit = off");
+    }
     connection.setAutoCommit(false);
   }
 

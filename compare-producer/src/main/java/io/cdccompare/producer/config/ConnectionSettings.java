@@ -115,7 +115,14 @@ public final class ConnectionSettings {
      * @throws SQLException naming the URL (never the password) when the database cannot be reached
      */
     public Connection connect(String applicationName) throws SQLException {
+      return connect(applicationName, new Properties());
+    }
+
+    /** A new connection with extra pgjdbc properties (e.g. {@code prepareThreshold}). */
+    public Connection connect(String applicationName, Properties driverProperties)
+        throws SQLException {
       Properties props = new Properties();
+      props.putAll(driverProperties);
       props.put("user", user);
       props.put("password", password.value());
       props.put("ApplicationName", applicationName);

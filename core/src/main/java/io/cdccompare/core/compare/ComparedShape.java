@@ -2,8 +2,12 @@ package io.cdccompare.core.compare;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import io.cdccompare.core.rowhash.CanonicalFormat;
+import io.cdccompare.core.rowhash.LogicalType;
 import io.cdccompare.core.rowhash.function.ColumnFunction;
+import io.cdccompare.core.rowhash.function.ColumnFunctionParser;
 import io.cdccompare.core.rowhash.plan.HashPlan;
 import io.cdccompare.core.rowhash.plan.HashedColumn;
 import java.io.IOException;
@@ -12,6 +16,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -90,6 +95,75 @@ public record ComparedShape(
       return HexFormat.of().formatHex(digest, 0, 16);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
+  }
+
+  /**
+   * Reads the JSON of {@link #toJson()} back.
+   *
+   * @throws IllegalArgumentException if the text is not such a shape (naming what is wrong)
+   */
+  public static ComparedShape fromJson(String json) {
+    try (JsonParser p = JSON.createParser(json)) {
+      String table = null;
+      String targetTable = null;
+      CanonicalFormat format = null;
+      String hashFunction = null;
+      List<HashedColumn> keys = List.of();
+      List<HashedColumn> columns = List.of();
+      expect(p.nextToken(), JsonToken.START_OBJECT, "a shape object");
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String field = p.currentName();
+        p.nextToken();
+        switch (field) {
+          case "table" -> table = p.getValueAsString();
+          case "targetTable" -> targetTable = p.getValueAsString();
+          case "format" -> format = CanonicalFormat.valueOf(p.getValueAsString());
+          case "hashFunction" -> hashFunction = p.getValueAsString();
+          case "keyColumns" -> keys = readColumns(p);
+          case "columns" -> columns = readColumns(p);
+          default -> p.skipChildren();
+        }
+      }
+      return new ComparedShape(
+          keys, new HashPlan(table, columns), format, hashFunction, targetTable);
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalArgumentException("not a compared shape: " + e.getMessage(), e);
+    }
+  }
+
+  private static List<HashedColumn> readColumns(JsonParser p) throws IOException {
+    expect(p.currentToken(), JsonToken.START_ARRAY, "an array of columns");
+    List<HashedColumn> columns = new ArrayList<>();
+    while (p.nextToken() == JsonToken.START_OBJECT) {
+      String source = null;
+      String target = null;
+      LogicalType type = null;
+      List<ColumnFunction> functions = new ArrayList<>();
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String field = p.currentName();
+        p.nextToken();
+        switch (field) {
+          case "source" -> source = p.getValueAsString();
+          case "target" -> target = p.getValueAsString();
+          case "type" -> type = LogicalType.valueOf(p.getValueAsString());
+          case "functions" -> {
+            expect(p.currentToken(), JsonToken.START_ARRAY, "an array of functions");
+            while (p.nextToken() == JsonToken.VALUE_STRING) {
+              functions.add(ColumnFunctionParser.parse(p.getValueAsString()));
+            }
+          }
+          default -> p.skipChildren();
+        }
+      }
+      columns.add(new HashedColumn(source, target, type, functions));
+    }
+    return columns;
+  }
+
+  private static void expect(JsonToken actual, JsonToken wanted, String what) {
+    if (actual != wanted) {
+      throw new IllegalArgumentException("expected " + what + ", found " + actual);
     }
   }
 

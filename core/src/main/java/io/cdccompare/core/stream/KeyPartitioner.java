@@ -20,8 +20,15 @@ public final class KeyPartitioner {
     if (partitions <= 0) {
       throw new IllegalArgumentException("partitions must be positive, was " + partitions);
     }
-    byte[] bytes = encodedKey.getBytes(StandardCharsets.UTF_8);
-    return (murmur2(bytes) & 0x7fffffff) % partitions;
+    return partitionOfUtf8(encodedKey.getBytes(StandardCharsets.UTF_8), partitions);
+  }
+
+  /** The partition of an encoded key given as its UTF-8 bytes (for callers that have them). */
+  public static int partitionOfUtf8(byte[] encodedKey, int partitions) {
+    if (partitions <= 0) {
+      throw new IllegalArgumentException("partitions must be positive, was " + partitions);
+    }
+    return (murmur2(encodedKey) & 0x7fffffff) % partitions;
   }
 
   /** 32-bit murmur2 with Kafka's seed, as Kafka's producer computes it for record keys. */

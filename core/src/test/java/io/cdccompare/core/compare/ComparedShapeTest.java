@@ -77,4 +77,39 @@ class ComparedShapeTest {
     // When / Then the fingerprints differ
     assertThat(byId.fingerprint()).isNotEqualTo(byIdAndV.fingerprint());
   }
+
+  @Test
+  void jsonReadsBackToAnEqualShape() {
+    // Given a shape with a mapped column, functions, a target table and strict format
+    HashedColumn name =
+        new HashedColumn(
+            "na,me",
+            "full \"name\"",
+            LogicalType.TEXT,
+            List.of(ColumnFunctionParser.parse("trim"), ColumnFunctionParser.parse("substr(1,3)")));
+    ComparedShape shape =
+        new ComparedShape(
+            List.of(ID),
+            new HashPlan("public.t", List.of(ID, name)),
+            CanonicalFormat.STRICT,
+            "SHA-256",
+            "sales.t");
+
+    // When it is written and read back
+    ComparedShape read = ComparedShape.fromJson(shape.toJson());
+
+    // Then it is the same shape
+    assertThat(read.toJson()).isEqualTo(shape.toJson());
+    assertThat(read.fingerprint()).isEqualTo(shape.fingerprint());
+    assertThat(read.targetTable()).isEqualTo("sales.t");
+  }
+
+  @Test
+  void textThatIsNoShapeIsRefused() {
+    // Given text that is not a shape
+    // When it is read / Then it is refused
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ComparedShape.fromJson("[1]"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not a compared shape");
+  }
 }
