@@ -8,7 +8,8 @@ import picocli.CommandLine.Command;
  * The one {@code cdc-compare} command. It only parses arguments, wires objects and runs them; every
  * capability lives in a library module.
  *
- * <p>Exit codes: 0 ok, 1 failure, 2 usage error.
+ * <p>Exit codes: 0 ok, 1 failure, 2 usage error or bad configuration (a missing file, an unknown or
+ * invalid key: the message names it).
  */
 @Command(
     name = "cdc-compare",
@@ -17,7 +18,12 @@ import picocli.CommandLine.Command;
     description =
         "Proves, while CDC replication keeps running, that every target holds the same"
             + " rows as the source.",
-    subcommands = {EnvCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {
+      EnvCommand.class,
+      CaptureCommand.class,
+      CompareCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class CdcCompare implements Runnable {
   public static final int EXIT_OK = 0;
   public static final int EXIT_FAILURE = 1;
@@ -45,14 +51,17 @@ public final class CdcCompare implements Runnable {
     return cli;
   }
 
-  /** A failure is one clear line on standard error and exit code 1; the stack trace is logged. */
+  /**
+   * A failure is one clear line on standard error; the stack trace is logged. Bad configuration
+   * exits 2, anything else 1.
+   */
   private static int reportFailure(
       Exception e, CommandLine cli, CommandLine.ParseResult parseResult) {
     PrintWriter err = cli.getErr();
     err.println("cdc-compare: " + oneLine(e));
     err.flush();
     org.slf4j.LoggerFactory.getLogger(CdcCompare.class).debug("command failed", e);
-    return EXIT_FAILURE;
+    return e instanceof org.apache.kafka.common.config.ConfigException ? EXIT_USAGE : EXIT_FAILURE;
   }
 
   static String oneLine(Throwable e) {

@@ -46,4 +46,60 @@ class CommandLineTest {
     assertThat(err.toString()).contains("--with").contains("unknown component 'oracle'");
     assertThat(out.toString()).doesNotContain("starting");
   }
+
+  @Test
+  void compareRunWithAMissingFileIsAConfigurationError() {
+    // Given a task file that does not exist
+    // When the task is run
+    int exit = run("compare", "run", "-c", "/nonexistent/task.properties");
+
+    // Then one line names the file and the exit code is 2
+    assertThat(exit).isEqualTo(CdcCompare.EXIT_USAGE);
+    assertThat(err.toString().strip())
+        .isEqualTo("cdc-compare: configuration file /nonexistent/task.properties does not exist");
+  }
+
+  @Test
+  void unknownKeysAreNamedOnEveryCommand(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    // Given a task file and a capture file, each with a misspelt key
+    java.nio.file.Path task = dir.resolve("task.properties");
+    java.nio.file.Files.writeString(task, minimal() + "task.name=t\ndeeep=5\n");
+    java.nio.file.Path capture = dir.resolve("capture.properties");
+    java.nio.file.Files.writeString(capture, minimal() + "topic.partitons=3\n");
+
+    // When each is run / Then each exits 2 naming its key
+    assertThat(run("compare", "run", "-c", task.toString())).isEqualTo(CdcCompare.EXIT_USAGE);
+    assertThat(err.toString()).contains("deeep");
+    assertThat(run("capture", "-c", capture.toString())).isEqualTo(CdcCompare.EXIT_USAGE);
+    assertThat(err.toString()).contains("topic.partitons");
+  }
+
+  @Test
+  void anUnreachableSourceIsOneLineAndExitOne(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    // Given a valid task file whose source database does not listen
+    java.nio.file.Path task = dir.resolve("task.properties");
+    java.nio.file.Files.writeString(task, minimal() + "task.name=t\n");
+
+    // When it is run
+    int exit = run("compare", "run", "-c", task.toString());
+
+    // Then one line names the database and the exit code is 1
+    assertThat(exit).isEqualTo(CdcCompare.EXIT_FAILURE);
+    assertThat(err.toString().strip().lines()).hasSize(1);
+    assertThat(err.toString())
+        .contains("cannot connect to source database jdbc:postgresql://127.0.0.1:1/shop as cdc");
+  }
+
+  private static String minimal() {
+    return "topic.prefix=shop\n"
+        + "bootstrap.servers=127.0.0.1:1\n"
+        + "schema.registry.url=http://127.0.0.1:1\n"
+        + "source.hostname=127.0.0.1\n"
+        + "source.port=1\n"
+        + "source.database=shop\n"
+        + "source.user=cdc\n"
+        + "tables=public.orders\n";
+  }
 }

@@ -1,0 +1,49 @@
+package io.cdccompare.app;
+
+import io.cdccompare.producer.capture.Capture;
+import io.cdccompare.producer.capture.CaptureConfig;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code cdc-compare capture -c FILE}: streams the source's changes and notes to Kafka until
+ * Ctrl-C. Wiring only: the capture lives in compare-producer.
+ */
+@Command(
+    name = "capture",
+    mixinStandardHelpOptions = true,
+    description =
+        "Stream the source tables' changes and compare notes to Kafka until Ctrl-C"
+            + " (keys: compare-producer/README.md).")
+final class CaptureCommand implements Callable<Integer> {
+  @Option(
+      names = {"-c", "--config"},
+      required = true,
+      paramLabel = "FILE",
+      description = "Capture configuration (Java properties, Kafka-style keys).")
+  Path config;
+
+  @Override
+  public Integer call() throws Exception {
+    Capture capture = new Capture(CaptureConfig.load(config));
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread hook =
+        new Thread(
+            () -> {
+              capture.stop();
+              Awaits.quietly(stopped);
+            },
+            "cdc-compare-capture-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      capture.run();
+      return CdcCompare.EXIT_OK;
+    } finally {
+      stopped.countDown();
+      Awaits.removeHook(hook);
+    }
+  }
+}
