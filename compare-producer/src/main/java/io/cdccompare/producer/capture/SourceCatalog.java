@@ -3,6 +3,8 @@ package io.cdccompare.producer.capture;
 import io.cdccompare.core.rowhash.LogicalType;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.producer.source.PgCatalog;
+import io.cdccompare.verifier.sql.ColumnType;
+import io.cdccompare.verifier.sql.PostgresDialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -21,6 +23,8 @@ import java.util.Set;
  * are bound parameters.
  */
 final class SourceCatalog implements AutoCloseable {
+  private static final PostgresDialect DIALECT = new PostgresDialect();
+
   private final Connection connection;
   private final String database;
 
@@ -50,37 +54,27 @@ final class SourceCatalog implements AutoCloseable {
   }
 
   /**
-   * The logical type of a PostgreSQL key column, by its type name. Only types that can be part of a
-   * compared key are accepted; anything else is refused naming the table and column.
+   * The logical type of a PostgreSQL key column, by its type name: the same mapping the compare
+   * task and the targets' verifier use (target-verifier's PostgreSQL dialect). A type that cannot
+   * be part of a compared key is refused naming the table and column.
    */
   static LogicalType keyType(TableName table, String column, String typeName) {
-    return switch (typeName) {
-      case "int2" -> LogicalType.SMALLINT;
-      case "int4" -> LogicalType.INTEGER;
-      case "int8" -> LogicalType.BIGINT;
-      case "numeric" -> LogicalType.DECIMAL;
-      case "float4" -> LogicalType.REAL;
-      case "float8" -> LogicalType.DOUBLE;
-      case "bool" -> LogicalType.BOOLEAN;
-      case "bpchar" -> LogicalType.CHAR;
-      case "varchar" -> LogicalType.VARCHAR;
-      case "text" -> LogicalType.TEXT;
-      case "bytea" -> LogicalType.BINARY;
-      case "uuid" -> LogicalType.UUID;
-      case "date" -> LogicalType.DATE;
-      case "time" -> LogicalType.TIME;
-      case "timestamp" -> LogicalType.TIMESTAMP;
-      case "timestamptz" -> LogicalType.TIMESTAMP_TZ;
-      default ->
-          throw new IllegalArgumentException(
-              "table "
-                  + table
-                  + " key column "
-                  + column
-                  + " has type "
-                  + typeName
-                  + ", which cannot be part of a compared key");
-    };
+    try {
+      LogicalType type = DIALECT.access(column, ColumnType.of(typeName)).defaultType();
+      if (type == LogicalType.JSON) {
+        throw new IllegalArgumentException("JSON");
+      }
+      return type;
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "table "
+              + table
+              + " key column "
+              + column
+              + " has type "
+              + typeName
+              + ", which cannot be part of a compared key");
+    }
   }
 
   /** Creates the {@code repi} schema and its tables when missing. */
