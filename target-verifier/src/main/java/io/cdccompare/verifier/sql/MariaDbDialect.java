@@ -184,7 +184,8 @@ public final class MariaDbDialect implements Dialect {
   /**
    * Refuses what MariaDB would silently turn into NULL or a truncated value: an instant outside the
    * {@code TIMESTAMP} range ({@code FROM_UNIXTIME} gives NULL), and the decimal specials {@code
-   * NaN} and {@code ±Infinity}, which a {@code DECIMAL} cannot hold.
+   * NaN} and {@code ±Infinity}, which a {@code DECIMAL} cannot hold. A decimal given as text (the
+   * capture's {@code decimal.handling.mode=string}) is bound as its {@code BigDecimal}.
    */
   @Override
   public void bindWrite(
@@ -204,10 +205,14 @@ public final class MariaDbDialect implements Dialect {
                 + " 2038-01-19 03:14:07 UTC)");
       }
     }
-    if ((base.equals("decimal") || base.equals("numeric"))
-        && normalized instanceof String special) {
-      throw new IllegalArgumentException(
-          "column " + column + ": a MariaDB " + base + " cannot hold '" + special + "'");
+    if ((base.equals("decimal") || base.equals("numeric")) && normalized instanceof String text) {
+      // the capture's decimal.handling.mode=string: a number as text; only NaN/±Infinity fail
+      try {
+        normalized = new BigDecimal(text);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(
+            "column " + column + ": a MariaDB " + base + " cannot hold '" + text + "'");
+      }
     }
     Dialect.super.bindWrite(statement, index, column, normalized, type);
   }
