@@ -1,0 +1,155 @@
+package io.cdccompare.topology.verify;
+
+import io.cdccompare.schemas.ChunkHashes;
+import io.cdccompare.schemas.avro.HashRecord;
+import io.cdccompare.schemas.avro.HashRecordLocation;
+import io.cdccompare.schemas.avro.Marker;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.serialization.Deserializer;
+
+/**
+ * Loads the hashes of one chunk for one partition of the table topic: every part the CLOSE marker
+ * lists for this partition, read at its offset on the hashes topic, checked to be exactly the part
+ * the marker means (task, run, table, chunk, partition, part, partition count, hash function) and
+ * merged into one key → hash map. Anything missing or not matching makes the chunk UNVERIFIABLE
+ * with a reason ({@link Loaded#missing()}), never a verdict on partial hashes.
+ */
+final class ChunkHashLoader {
+  private final TopicReader reader;
+  private final Deserializer<HashRecord> records;
+  private final Duration timeout;
+
+  ChunkHashLoader(TopicReader reader, Deserializer<HashRecord> records, Duration timeout) {
+    this.reader = reader;
+    this.records = records;
+    this.timeout = timeout;
+  }
+
+  /** The chunk's hashes in this partition, or why they cannot be had. */
+  record Loaded(Map<String, byte[]> hashes, String missing) {
+    static Loaded missing(String why) {
+      return new Loaded(Map.of(), why);
+    }
+
+    boolean found() {
+      return missing == null;
+    }
+  }
+
+  Loaded load(Marker close, int partition, String hashFunction) {
+    String topic = close.getHashesTopic();
+    if (topic == null || topic.isEmpty()) {
+      return Loaded.missing("the CLOSE marker names no hashes topic");
+    }
+    List<HashRecordLocation> parts = new ArrayList<>();
+    for (HashRecordLocation location : close.getHashRecords()) {
+      if (location.getTablePartition() == partition) {
+        parts.add(location);
+      }
+    }
+    parts.sort(Comparator.comparingInt(HashRecordLocation::getPart));
+    if (parts.isEmpty()) {
+      return Loaded.missing("the CLOSE marker lists no hash record for partition " + partition);
+    }
+    int partCount = parts.get(0).getPartCount();
+    for (int i = 0; i < parts.size(); i++) {
+      if (parts.get(i).getPart() != i || parts.get(i).getPartCount() != partCount) {
+        return Loaded.missing(
+            "the CLOSE marker lists parts "
+                + parts.stream().map(p -> p.getPart() + "/" + p.getPartCount()).toList()
+                + " for partition "
+                + partition);
+      }
+    }
+    if (parts.size() != partCount) {
+      return Loaded.missing(
+          "the CLOSE marker lists " + parts.size() + " of " + partCount + " hash record parts");
+    }
+    Map<String, byte[]> hashes = new HashMap<>();
+    for (HashRecordLocation location : parts) {
+      String at = topic + "-" + location.getHashesPartition() + "@" + location.getOffset();
+      Optional<ConsumerRecord<byte[], byte[]>> found =
+          reader.firstFrom(topic, location.getHashesPartition(), location.getOffset(), timeout);
+      if (found.isEmpty()) {
+        return Loaded.missing("no hash record at " + at + " within " + timeout);
+      }
+      if (found.get().offset() != location.getOffset() || found.get().value() == null) {
+        return Loaded.missing(
+            "the hash record at " + at + " is gone (compacted or deleted from the hashes topic)");
+      }
+      HashRecord record;
+      try {
+        record = records.deserialize(topic, found.get().value());
+      } catch (RuntimeException e) {
+        return Loaded.missing("the hash record at " + at + " cannot be read: " + e.getMessage());
+      }
+      String mismatch = mismatch(close, partition, location, hashFunction, record);
+      if (mismatch != null) {
+        return Loaded.missing("the hash record at " + at + " " + mismatch);
+      }
+      ChunkHashes pairs;
+      try {
+        pairs = ChunkHashes.of(record);
+      } catch (IllegalArgumentException e) {
+        return Loaded.missing(e.getMessage());
+      }
+      for (int i = 0; i < pairs.size(); i++) {
+        if (hashes.put(pairs.key(i), pairs.hash(i)) != null) {
+          return Loaded.missing("key '" + pairs.key(i) + "' is in two hash record parts");
+        }
+      }
+    }
+    return new Loaded(hashes, null);
+  }
+
+  private static String mismatch(
+      Marker close,
+      int partition,
+      HashRecordLocation location,
+      String hashFunction,
+      HashRecord record) {
+    boolean same =
+        record.getTask().equals(close.getTask())
+            && record.getRunId().equals(close.getRunId())
+            && record.getTable().equals(close.getTable())
+            && record.getChunk() == close.getChunk()
+            && record.getTablePartition() == partition
+            && record.getPart() == location.getPart()
+            && record.getPartCount() == location.getPartCount();
+    if (!same) {
+      return "belongs to task "
+          + record.getTask()
+          + " run "
+          + record.getRunId()
+          + " table "
+          + record.getTable()
+          + " chunk "
+          + record.getChunk()
+          + " partition "
+          + record.getTablePartition()
+          + " part "
+          + record.getPart()
+          + "/"
+          + record.getPartCount()
+          + ", not to the chunk of this marker";
+    }
+    if (record.getPartitionCount() != close.getPartitionCount()) {
+      return "was split for "
+          + record.getPartitionCount()
+          + " partitions, the topic has "
+          + close.getPartitionCount();
+    }
+    if (!Objects.equals(record.getHashFunction(), hashFunction)) {
+      return "holds " + record.getHashFunction() + " hashes, the note says " + hashFunction;
+    }
+    return null;
+  }
+}

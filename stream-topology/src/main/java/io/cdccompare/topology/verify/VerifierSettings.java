@@ -1,0 +1,356 @@
+package io.cdccompare.topology.verify;
+
+import io.cdccompare.core.table.TableName;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * What one target's apply+verify application needs (DESIGN.md §3.5: one application, one consumer
+ * group, per target). Validated when built; defaults are filled in, so every accessor returns the
+ * value in force. The config-file and command-line wiring lives elsewhere and builds this record.
+ *
+ * @param target the target's name, written into every {@code ChunkResult} ({@code [A-Za-z0-9._-]+})
+ * @param applicationId the Kafka Streams {@code application.id}: consumer group, internal topic
+ *     prefix, and the key of the target's checkpoints and verdicts (default {@code
+ *     cdc-compare-verify-<target>})
+ * @param topicPrefix the capture's {@code topic.prefix}: table topics are {@code
+ *     <prefix>.<schema>.<table>}
+ * @param sourceTables the source tables whose topics are applied and verified, in order
+ * @param targetTables per source table the target table (default: the same schema.table; on MariaDB
+ *     the schema is the database)
+ * @param bookkeepingSchema schema (PostgreSQL) or database (MariaDB) of the checkpoint and verdict
+ *     tables, {@code null} for the connection's current one
+ * @param resultsTopic where chunk results go (default {@code <prefix>.compare.results})
+ * @param applyBatchSize changes applied in one target transaction at most (default 500)
+ * @param applyMaxDelay longest a change waits in a pending batch before it is applied (default 500
+ *     ms); a commit of Kafka offsets applies it earlier in any case
+ * @param fetchSize rows per round trip when the verifier reads the target (default 10 000)
+ * @param hashesTimeout how long a CLOSE marker waits for its hash records on the hashes topic
+ *     before the chunk is UNVERIFIABLE (default 60 s)
+ * @param streamsProperties extra Kafka Streams (and client) properties; they may not change what
+ *     the guarantees rest on (see {@link #RESERVED_PROPERTIES})
+ */
+public record VerifierSettings(
+    String target,
+    String applicationId,
+    String bootstrapServers,
+    String registryUrl,
+    String topicPrefix,
+    List<TableName> sourceTables,
+    Map<TableName, TableName> targetTables,
+    String targetJdbcUrl,
+    String targetUser,
+    String targetPassword,
+    String bookkeepingSchema,
+    String resultsTopic,
+    int applyBatchSize,
+    Duration applyMaxDelay,
+    int fetchSize,
+    Duration hashesTimeout,
+    Map<String, String> streamsProperties) {
+
+  public static final int DEFAULT_APPLY_BATCH_SIZE = 500;
+  public static final Duration DEFAULT_APPLY_MAX_DELAY = Duration.ofMillis(500);
+  public static final int DEFAULT_FETCH_SIZE = 10_000;
+  public static final Duration DEFAULT_HASHES_TIMEOUT = Duration.ofSeconds(60);
+
+  /**
+   * Streams properties the application sets itself: its identity, and the settings that keep every
+   * change applied (start from the earliest offset, fail on an error instead of skipping a record).
+   */
+  public static final Set<String> RESERVED_PROPERTIES =
+      Set.of(
+          "application.id",
+          "bootstrap.servers",
+          "auto.offset.reset",
+          "consumer.auto.offset.reset",
+          "main.consumer.auto.offset.reset",
+          "processing.exception.handler",
+          "deserialization.exception.handler",
+          "default.deserialization.exception.handler");
+
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
+
+  public VerifierSettings {
+    requireText(target, "target");
+    if (!NAME.matcher(target).matches()) {
+      throw new IllegalArgumentException(
+          "target must be letters, digits, '.', '_' or '-', was '" + target + "'");
+    }
+    if (applicationId == null || applicationId.isBlank()) {
+      applicationId = "cdc-compare-verify-" + target;
+    }
+    if (!NAME.matcher(applicationId).matches()) {
+      throw new IllegalArgumentException(
+          "application.id must be letters, digits, '.', '_' or '-', was '" + applicationId + "'");
+    }
+    requireText(bootstrapServers, "bootstrap.servers");
+    requireText(registryUrl, "schema.registry.url");
+    requireText(topicPrefix, "topic.prefix");
+    requireText(targetJdbcUrl, "target.url");
+    if (!targetJdbcUrl.startsWith("jdbc:postgresql:")
+        && !targetJdbcUrl.startsWith("jdbc:mariadb:")
+        && !targetJdbcUrl.startsWith("jdbc:mysql:")) {
+      throw new IllegalArgumentException(
+          "target.url must be a jdbc:postgresql:, jdbc:mariadb: or jdbc:mysql: URL, was '"
+              + targetJdbcUrl.split("\\?")[0]
+              + "'");
+    }
+    targetUser = targetUser == null ? "" : targetUser;
+    targetPassword = targetPassword == null ? "" : targetPassword;
+    if (bookkeepingSchema != null && bookkeepingSchema.isBlank()) {
+      bookkeepingSchema = null;
+    }
+    if (sourceTables == null || sourceTables.isEmpty()) {
+      throw new IllegalArgumentException("tables must name at least one source table");
+    }
+    sourceTables = List.copyOf(sourceTables);
+    if (Set.copyOf(sourceTables).size() != sourceTables.size()) {
+      throw new IllegalArgumentException("tables lists a table twice: " + sourceTables);
+    }
+    Map<TableName, TableName> targets = new LinkedHashMap<>();
+    Map<TableName, TableName> given = targetTables == null ? Map.of() : targetTables;
+    for (TableName unknown : given.keySet()) {
+      if (!sourceTables.contains(unknown)) {
+        throw new IllegalArgumentException(
+            "table." + unknown + ".target.table names a table that is not in tables");
+      }
+    }
+    Map<String, TableName> topics = new HashMap<>();
+    for (TableName source : sourceTables) {
+      targets.put(source, given.getOrDefault(source, source));
+      TableName clash = topics.put(TableTopics.topicName(topicPrefix, source), source);
+      if (clash != null) {
+        throw new IllegalArgumentException(
+            "tables " + clash + " and " + source + " share one topic; they cannot both be applied");
+      }
+    }
+    if (Set.copyOf(targets.values()).size() != targets.size()) {
+      throw new IllegalArgumentException(
+          "two source tables are applied to one target table: " + targets);
+    }
+    targetTables = java.util.Collections.unmodifiableMap(targets);
+    if (resultsTopic == null || resultsTopic.isBlank()) {
+      resultsTopic = topicPrefix + ".compare.results";
+    }
+    if (applyBatchSize <= 0) {
+      throw new IllegalArgumentException(
+          "apply.batch.size must be positive, was " + applyBatchSize);
+    }
+    applyMaxDelay = applyMaxDelay == null ? DEFAULT_APPLY_MAX_DELAY : applyMaxDelay;
+    if (applyMaxDelay.isNegative() || applyMaxDelay.isZero()) {
+      throw new IllegalArgumentException("apply.max.delay must be positive, was " + applyMaxDelay);
+    }
+    if (fetchSize <= 0) {
+      throw new IllegalArgumentException("fetch.size must be positive, was " + fetchSize);
+    }
+    hashesTimeout = hashesTimeout == null ? DEFAULT_HASHES_TIMEOUT : hashesTimeout;
+    if (hashesTimeout.isNegative() || hashesTimeout.isZero()) {
+      throw new IllegalArgumentException("hashes.timeout must be positive, was " + hashesTimeout);
+    }
+    streamsProperties = streamsProperties == null ? Map.of() : Map.copyOf(streamsProperties);
+    for (String key : streamsProperties.keySet()) {
+      if (RESERVED_PROPERTIES.contains(key)) {
+        throw new IllegalArgumentException(
+            "streams property "
+                + key
+                + " is set by the verifier and may not be overridden (the apply relies on it)");
+      }
+    }
+  }
+
+  /** A builder with every default; the target, the connections and the tables are required. */
+  public static Builder builder(String target) {
+    return new Builder(target);
+  }
+
+  /** The topic of a source table. */
+  public String topicOf(TableName source) {
+    return TableTopics.topicName(topicPrefix, source);
+  }
+
+  /** Every table topic, in the order of {@link #sourceTables()}. */
+  public List<String> topics() {
+    List<String> topics = new ArrayList<>(sourceTables.size());
+    sourceTables.forEach(t -> topics.add(topicOf(t)));
+    return topics;
+  }
+
+  /** The target table of a source table. */
+  public TableName targetTableOf(TableName source) {
+    TableName target = targetTables.get(source);
+    if (target == null) {
+      throw new IllegalArgumentException("table " + source + " is not applied by " + this.target);
+    }
+    return target;
+  }
+
+  /** The password is never shown. */
+  @Override
+  public String toString() {
+    return "VerifierSettings[target="
+        + target
+        + ", applicationId="
+        + applicationId
+        + ", bootstrapServers="
+        + bootstrapServers
+        + ", registryUrl="
+        + registryUrl
+        + ", topicPrefix="
+        + topicPrefix
+        + ", targetTables="
+        + targetTables
+        + ", targetJdbcUrl="
+        + targetJdbcUrl.split("\\?")[0]
+        + ", targetUser="
+        + targetUser
+        + ", bookkeepingSchema="
+        + bookkeepingSchema
+        + ", resultsTopic="
+        + resultsTopic
+        + ", applyBatchSize="
+        + applyBatchSize
+        + ", applyMaxDelay="
+        + applyMaxDelay
+        + ", fetchSize="
+        + fetchSize
+        + ", hashesTimeout="
+        + hashesTimeout
+        + ", streamsProperties="
+        + streamsProperties.keySet()
+        + "]";
+  }
+
+  private static void requireText(String value, String key) {
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException(key + " is required");
+    }
+  }
+
+  /** Builds {@link VerifierSettings}; unset values take their defaults. Not thread-safe. */
+  public static final class Builder {
+    private final String target;
+    private String applicationId;
+    private String bootstrapServers;
+    private String registryUrl;
+    private String topicPrefix;
+    private final List<TableName> sourceTables = new ArrayList<>();
+    private final Map<TableName, TableName> targetTables = new LinkedHashMap<>();
+    private String targetJdbcUrl;
+    private String targetUser;
+    private String targetPassword;
+    private String bookkeepingSchema;
+    private String resultsTopic;
+    private int applyBatchSize = DEFAULT_APPLY_BATCH_SIZE;
+    private Duration applyMaxDelay = DEFAULT_APPLY_MAX_DELAY;
+    private int fetchSize = DEFAULT_FETCH_SIZE;
+    private Duration hashesTimeout = DEFAULT_HASHES_TIMEOUT;
+    private final Map<String, String> streamsProperties = new HashMap<>();
+
+    private Builder(String target) {
+      this.target = target;
+    }
+
+    public Builder applicationId(String applicationId) {
+      this.applicationId = applicationId;
+      return this;
+    }
+
+    public Builder bootstrapServers(String bootstrapServers) {
+      this.bootstrapServers = bootstrapServers;
+      return this;
+    }
+
+    public Builder registryUrl(String registryUrl) {
+      this.registryUrl = registryUrl;
+      return this;
+    }
+
+    public Builder topicPrefix(String topicPrefix) {
+      this.topicPrefix = topicPrefix;
+      return this;
+    }
+
+    /** A source table applied to the target table of the same schema.table. */
+    public Builder table(TableName source) {
+      sourceTables.add(source);
+      return this;
+    }
+
+    /** A source table applied to another target table. */
+    public Builder table(TableName source, TableName target) {
+      sourceTables.add(source);
+      targetTables.put(source, target);
+      return this;
+    }
+
+    public Builder target(String jdbcUrl, String user, String password) {
+      this.targetJdbcUrl = jdbcUrl;
+      this.targetUser = user;
+      this.targetPassword = password;
+      return this;
+    }
+
+    public Builder bookkeepingSchema(String bookkeepingSchema) {
+      this.bookkeepingSchema = bookkeepingSchema;
+      return this;
+    }
+
+    public Builder resultsTopic(String resultsTopic) {
+      this.resultsTopic = resultsTopic;
+      return this;
+    }
+
+    public Builder applyBatchSize(int applyBatchSize) {
+      this.applyBatchSize = applyBatchSize;
+      return this;
+    }
+
+    public Builder applyMaxDelay(Duration applyMaxDelay) {
+      this.applyMaxDelay = applyMaxDelay;
+      return this;
+    }
+
+    public Builder fetchSize(int fetchSize) {
+      this.fetchSize = fetchSize;
+      return this;
+    }
+
+    public Builder hashesTimeout(Duration hashesTimeout) {
+      this.hashesTimeout = hashesTimeout;
+      return this;
+    }
+
+    public Builder streamsProperty(String key, String value) {
+      streamsProperties.put(key, value);
+      return this;
+    }
+
+    public VerifierSettings build() {
+      return new VerifierSettings(
+          target,
+          applicationId,
+          bootstrapServers,
+          registryUrl,
+          topicPrefix,
+          sourceTables,
+          targetTables,
+          targetJdbcUrl,
+          targetUser,
+          targetPassword,
+          bookkeepingSchema,
+          resultsTopic,
+          applyBatchSize,
+          applyMaxDelay,
+          fetchSize,
+          hashesTimeout,
+          streamsProperties);
+    }
+  }
+}

@@ -1,0 +1,137 @@
+package io.cdccompare.topology.verify;
+
+import io.cdccompare.core.table.TableName;
+import io.cdccompare.schemas.avro.HashRecord;
+import io.cdccompare.schemas.avro.Marker;
+import io.cdccompare.schemas.serde.SpecificAvroDeserializer;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Supplier;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.LogAndFailExceptionHandler;
+import org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * Builds the apply+verify topology of one target (DESIGN.md §1 steps 6–7, §3.5):
+ *
+ * <pre>
+ *   verify-source (the table topics, byte[] key and value)
+ *     → verify-apply (ApplyVerifyProcessor; stores verify-target, verify-open-chunks)
+ *     → verify-results (the results topic: String key, Avro ChunkResult)
+ * </pre>
+ *
+ * Every node and store is named, so internal topic names ({@code
+ * <application.id>-verify-open-chunks-changelog}) stay stable across versions. The table topics
+ * must have the same partition count (the capture creates them so): a stream task then holds the
+ * same partition of every table topic.
+ */
+public final class VerifyTopologyFactory {
+  public static final String SOURCE = "verify-source";
+  public static final String PROCESSOR = "verify-apply";
+  public static final String SINK = "verify-results";
+
+  private VerifyTopologyFactory() {}
+
+  /** The topology on the real target (JDBC) and hashes topic (Kafka consumer). */
+  public static Topology build(VerifierSettings settings) {
+    return build(
+        settings,
+        JdbcTarget.opener(settings),
+        KafkaTopicReader.supplier(settings),
+        Clock.systemUTC());
+  }
+
+  /** The topology on a given target and topic reader (tests). */
+  static Topology build(
+      VerifierSettings settings,
+      Target.Opener targets,
+      Supplier<TopicReader> readers,
+      Clock clock) {
+    Map<String, TableName> sourceOfTopic = new LinkedHashMap<>();
+    settings.sourceTables().forEach(t -> sourceOfTopic.put(settings.topicOf(t), t));
+    Map<String, Object> registry = registryConfig(settings);
+    SpecificAvroDeserializer<Marker> markers = deserializer(registry, Marker.class);
+    SpecificAvroDeserializer<HashRecord> hashRecords = deserializer(registry, HashRecord.class);
+    ResultSerializer results = new ResultSerializer(registry);
+
+    Topology topology = new Topology();
+    topology.addSource(
+        SOURCE,
+        new ByteArrayDeserializer(),
+        new ByteArrayDeserializer(),
+        sourceOfTopic.keySet().toArray(String[]::new));
+    topology.addProcessor(
+        PROCESSOR,
+        () ->
+            new ApplyVerifyProcessor(
+                settings, sourceOfTopic, markers, hashRecords, readers.get(), clock),
+        SOURCE);
+    topology.addStateStore(new TargetStoreBuilder(settings.target(), targets), PROCESSOR);
+    topology.addStateStore(openChunksStore(), PROCESSOR);
+    topology.addSink(SINK, settings.resultsTopic(), new StringSerializer(), results, PROCESSOR);
+    return topology;
+  }
+
+  /**
+   * The Kafka Streams properties of the application: the extra properties of the settings, then its
+   * identity, a start at the earliest offset of a partition without committed offset (a new target
+   * sees every change the topics still hold) and failing on any processing error.
+   */
+  public static Properties streamsProperties(VerifierSettings settings) {
+    Properties props = new Properties();
+    props.putAll(settings.streamsProperties());
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId());
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
+    props.put(
+        StreamsConfig.mainConsumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+    props.put(
+        StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
+        LogAndFailProcessingExceptionHandler.class.getName());
+    props.put(
+        StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+        LogAndFailExceptionHandler.class.getName());
+    return props;
+  }
+
+  private static StoreBuilder<?> openChunksStore() {
+    return Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(OpenChunks.STORE), Serdes.String(), Serdes.String())
+        .withCachingDisabled()
+        .withLoggingEnabled(Map.of());
+  }
+
+  /** The registry settings for the serdes: the URL and any {@code schema.registry.*} extra. */
+  private static Map<String, Object> registryConfig(VerifierSettings settings) {
+    Map<String, Object> config = new HashMap<>();
+    settings
+        .streamsProperties()
+        .forEach(
+            (key, value) -> {
+              if (key.startsWith("schema.registry.") || key.equals("basic.auth.user.info")) {
+                config.put(key, value);
+              }
+            });
+    config.put("schema.registry.url", settings.registryUrl());
+    return config;
+  }
+
+  private static <T extends SpecificRecord> SpecificAvroDeserializer<T> deserializer(
+      Map<String, Object> registry, Class<T> type) {
+    SpecificAvroDeserializer<T> deserializer = new SpecificAvroDeserializer<>();
+    Map<String, Object> config = new HashMap<>(registry);
+    config.put(SpecificAvroDeserializer.VALUE_TYPE, type.getName());
+    deserializer.configure(config, false);
+    return deserializer;
+  }
+}

@@ -1,0 +1,103 @@
+package io.cdccompare.topology.verify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cdccompare.core.table.TableName;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class VerifierSettingsTest {
+  private static final TableName ORDERS = TableName.parse("public.orders");
+  private static final TableName ITEMS = TableName.parse("\"Sales Dept\".items");
+
+  private static VerifierSettings.Builder minimal() {
+    return VerifierSettings.builder("eu-1")
+        .bootstrapServers("kafka:9092")
+        .registryUrl("http://registry:8081")
+        .topicPrefix("shop")
+        .table(ORDERS)
+        .target("jdbc:postgresql://db/shop", "verifier", "s3cret");
+  }
+
+  @Test
+  void defaultsFollowTheTargetAndThePrefix() {
+    // When only the required settings are given
+    VerifierSettings settings = minimal().table(ITEMS, TableName.parse("archive.items")).build();
+
+    // Then the defaults are in force
+    assertThat(settings.applicationId()).isEqualTo("cdc-compare-verify-eu-1");
+    assertThat(settings.resultsTopic()).isEqualTo("shop.compare.results");
+    assertThat(settings.applyBatchSize()).isEqualTo(500);
+    assertThat(settings.applyMaxDelay()).isEqualTo(Duration.ofMillis(500));
+    assertThat(settings.fetchSize()).isEqualTo(10_000);
+    assertThat(settings.hashesTimeout()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(settings.bookkeepingSchema()).isNull();
+    assertThat(settings.topics()).containsExactly("shop.public.orders", "shop.Sales_Dept.items");
+    assertThat(settings.targetTableOf(ORDERS)).isEqualTo(ORDERS);
+    assertThat(settings.targetTableOf(ITEMS)).isEqualTo(TableName.parse("archive.items"));
+  }
+
+  @Test
+  void thePasswordIsNeverShown() {
+    assertThat(minimal().build().toString()).doesNotContain("s3cret").contains("eu-1");
+  }
+
+  @Test
+  void missingAndInvalidSettingsAreRefusedByName() {
+    assertThatThrownBy(() -> VerifierSettings.builder("eu 1").build())
+        .hasMessageContaining("target must be letters");
+    assertThatThrownBy(() -> minimal().bootstrapServers(" ").build())
+        .hasMessage("bootstrap.servers is required");
+    assertThatThrownBy(() -> minimal().target("jdbc:oracle:thin:@db", "u", "p").build())
+        .hasMessageContaining("target.url must be a jdbc:postgresql:");
+    assertThatThrownBy(() -> minimal().applyBatchSize(0).build())
+        .hasMessage("apply.batch.size must be positive, was 0");
+    assertThatThrownBy(() -> minimal().fetchSize(-1).build())
+        .hasMessage("fetch.size must be positive, was -1");
+    assertThatThrownBy(() -> minimal().applyMaxDelay(Duration.ZERO).build())
+        .hasMessageContaining("apply.max.delay must be positive");
+    assertThatThrownBy(() -> minimal().table(ORDERS).build())
+        .hasMessageContaining("lists a table twice");
+    assertThatThrownBy(
+            () ->
+                VerifierSettings.builder("eu-1")
+                    .bootstrapServers("kafka:9092")
+                    .registryUrl("http://registry:8081")
+                    .topicPrefix("shop")
+                    .target("jdbc:postgresql://db/shop", "u", "p")
+                    .build())
+        .hasMessage("tables must name at least one source table");
+  }
+
+  @Test
+  void twoSourceTablesOnOneTargetTableAreRefused() {
+    assertThatThrownBy(() -> minimal().table(ITEMS, ORDERS).build())
+        .hasMessageContaining("two source tables are applied to one target table");
+  }
+
+  @Test
+  void propertiesTheGuaranteesRestOnCannotBeOverridden() {
+    for (String key :
+        new String[] {"application.id", "auto.offset.reset", "processing.exception.handler"}) {
+      assertThatThrownBy(() -> minimal().streamsProperty(key, "x").build())
+          .hasMessageContaining("streams property " + key + " is set by the verifier");
+    }
+  }
+
+  @Test
+  void streamsPropertiesKeepTheSafetySettings() {
+    // Given extra properties
+    VerifierSettings settings =
+        minimal().streamsProperty("commit.interval.ms", "1000").applicationId("my-app").build();
+
+    // When the Kafka Streams properties are built
+    var props = VerifyTopologyFactory.streamsProperties(settings);
+
+    // Then the extras are kept and the identity and safety settings are the verifier's
+    assertThat(props.getProperty("commit.interval.ms")).isEqualTo("1000");
+    assertThat(props.getProperty("application.id")).isEqualTo("my-app");
+    assertThat(props.getProperty("main.consumer.auto.offset.reset")).isEqualTo("earliest");
+    assertThat(props.getProperty("processing.exception.handler")).contains("LogAndFail");
+  }
+}

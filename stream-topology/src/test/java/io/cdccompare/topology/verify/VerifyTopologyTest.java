@@ -1,0 +1,311 @@
+package io.cdccompare.topology.verify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cdccompare.core.stream.SourcePosition;
+import io.cdccompare.core.verdict.ChunkVerdict;
+import io.cdccompare.core.verdict.PartitionVerdict;
+import io.cdccompare.core.verdict.VerdictId;
+import io.cdccompare.schemas.avro.ChunkResult;
+import io.cdccompare.schemas.avro.ChunkState;
+import io.cdccompare.verifier.apply.RecordPosition;
+import io.cdccompare.verifier.apply.RowChange;
+import io.cdccompare.verifier.db.TargetSchemaException;
+import io.cdccompare.verifier.verify.ChunkCheck;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyDescription;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.Test;
+
+/** The apply+verify topology's record logic, on a target and hashes topic in memory. */
+class VerifyTopologyTest {
+
+  @Test
+  void changesAreAppliedInStreamOrderWithTheirPositionsAndValues() throws Exception {
+    try (VerifyDriver d = new VerifyDriver()) {
+      // When a row is inserted, updated and deleted
+      d.change("c", 1, "a");
+      d.change("u", 1, "b");
+      d.change("d", 1, null);
+      d.tombstone(1);
+
+      // Then the target got an upsert of each after image, a delete by key, the tombstone passed
+      List<RowChange> changes = d.target.changes();
+      assertThat(changes)
+          .extracting(RowChange::operation, RowChange::key, RowChange::values)
+          .containsExactly(
+              org.assertj.core.groups.Tuple.tuple(
+                  RowChange.Operation.UPSERT, "1", Map.of("id", 1, "name", "a")),
+              org.assertj.core.groups.Tuple.tuple(
+                  RowChange.Operation.UPSERT, "1", Map.of("id", 1, "name", "b")),
+              org.assertj.core.groups.Tuple.tuple(RowChange.Operation.DELETE, "1", Map.of()));
+      assertThat(changes.get(0).table()).isEqualTo(FakeTarget.TABLE);
+      assertThat(changes)
+          .extracting(RowChange::position)
+          .containsExactly(
+              new RecordPosition(VerifyDriver.TOPIC, 0, 0, new SourcePosition(1000, 900, 42)),
+              new RecordPosition(VerifyDriver.TOPIC, 0, 1, new SourcePosition(1001, 901, 42)),
+              new RecordPosition(VerifyDriver.TOPIC, 0, 2, new SourcePosition(1002, 902, 42)));
+      assertThat(d.target.passed()).extracting(RecordPosition::offset).containsExactly(3L);
+    }
+  }
+
+  @Test
+  void aPendingBatchIsAppliedBeforeStreamsCommitsItsOffsetsNotAfter() throws Exception {
+    try (VerifyDriver d = new VerifyDriver()) {
+      // Given a batch size of 500 and an hour of apply delay: nothing but a commit applies a change
+      assertThat(d.settings.applyBatchSize()).isEqualTo(500);
+
+      // When one change is processed (the test driver commits after every record)
+      d.change("c", 1, "a");
+
+      // Then it was applied while Streams prepared the commit (flushing store caches), which is
+      // before the offsets are committed; not in postCommit, which runs after
+      assertThat(d.target.batches).hasSize(1);
+      assertThat(d.target.applyStacks.get(0))
+          .anyMatch(frame -> frame.endsWith("StreamTask.prepareCommit"))
+          .noneMatch(frame -> frame.endsWith("StreamTask.postCommit"))
+          .anyMatch(frame -> frame.endsWith("TargetStore.flushCache"));
+    }
+  }
+
+  @Test
+  void closeAppliesEverythingBeforeItThenVerifiesWithTheKeysChangedSinceOpen() throws Exception {
+    try (VerifyDriver d = new VerifyDriver()) {
+      // Given a chunk open while key 2 changes; key 1 changed before the OPEN
+      d.change("c", 1, "a");
+      long open = d.open(0);
+      d.change("u", 2, "x");
+      d.target.verifyAnswer = ChunkVerdict.of(1, List.of("3"), List.of(), List.of(), List.of("2"));
+
+      // When its CLOSE arrives
+      Map<String, byte[]> hashes = new LinkedHashMap<>();
+      hashes.put("1", md5("1,a"));
+      hashes.put("2", md5("2,b"));
+      hashes.put("3", md5("3,c"));
+      long close = d.close(0, "1", "3", hashes);
+
+      // Then every record before the marker was applied before the target was read
+      assertThat(d.target.calls).endsWith("apply", "verify", "apply");
+      assertThat(d.target.changes()).extracting(RowChange::key).containsExactly("1", "2");
+      assertThat(d.target.passed()).extracting(RecordPosition::offset).containsExactly(open);
+
+      // And the chunk was verified with its hashes, its range and key 2 in flight
+      ChunkCheck check = d.target.checks.get(0);
+      assertThat(check.inFlightKeys()).containsExactly("2");
+      assertThat(check.chunkHashes()).containsOnlyKeys("1", "2", "3");
+      assertThat(check.chunkHashes().get("2")).isEqualTo(md5("2,b"));
+      assertThat(check.firstComparedKey()).isEqualTo("1");
+      assertThat(check.lastKey()).isEqualTo("3");
+      assertThat(check.partition()).isZero();
+      assertThat(check.partitionCount()).isEqualTo(1);
+      assertThat(check.keyColumns()).containsExactly("id");
+      assertThat(check.plan()).isEqualTo(VerifyDriver.SHAPE.plan());
+
+      // And the verdict was stored with the checkpoint moving past the marker
+      PartitionVerdict stored = d.target.verdicts.get(id(d, 0));
+      assertThat(stored.markerOffset()).isEqualTo(close);
+      assertThat(d.target.batches.get(d.target.batches.size() - 1).verdicts())
+          .singleElement()
+          .satisfies(v -> assertThat(v.marker().offset()).isEqualTo(close));
+
+      // And the result went to the results topic under its key
+      List<TestRecord<String, ChunkResult>> results = d.resultRecords();
+      assertThat(results).hasSize(1);
+      assertThat(results.get(0).key())
+          .isEqualTo("full/" + VerifyDriver.RUN + "/public.items/0/t1/0");
+      ChunkResult result = results.get(0).value();
+      assertThat(result.getState()).isEqualTo(ChunkState.VERIFIED);
+      assertThat(result.getCounts().getMatched()).isEqualTo(1);
+      assertThat(result.getCounts().getFailed()).isEqualTo(1);
+      assertThat(result.getCounts().getInFlight()).isEqualTo(1);
+      assertThat(result.getFailedKeys()).containsExactly("3");
+      assertThat(result.getInFlightKeys()).containsExactly("2");
+      assertThat(result.getMarkerOffset()).isEqualTo(close);
+      assertThat(result.getPartitionCount()).isEqualTo(1);
+      assertThat(result.getTarget()).isEqualTo("t1");
+      assertThat(result.getTopic()).isEqualTo(VerifyDriver.TOPIC);
+      assertThat(result.getVerifiedAt()).isEqualTo(VerifyDriver.NOW);
+    }
+  }
+
+  @Test
+  void aReplayedOpenKeepsTheKeysCollectedSinceTheFirst() throws Exception {
+    try (VerifyDriver d = new VerifyDriver()) {
+      // Given an OPEN, a change, the same OPEN again (a replay), another change
+      d.open(0);
+      d.change("u", 2, "x");
+      d.open(0);
+      d.change("u", 3, "y");
+
+      // When the chunk closes
+      d.close(0, "1", "3", Map.of());
+
+      // Then both changed keys are in flight
+      assertThat(d.target.checks.get(0).inFlightKeys()).containsExactlyInAnyOrder("2", "3");
+    }
+  }
+
+  @Test
+  void keysChangedAfterAChunkClosedAreNotInFlightForTheNext() throws Exception {
+    try (VerifyDriver d = new VerifyDriver()) {
+      // Given chunk 0 with key 2 in flight, closed; then key 5 changes before chunk 1 opens
+      d.open(0);
+      d.change("u", 2, "x");
+      d.close(0, "1", "3", Map.of());
+      d.change("u", 5, "z");
+      d.open(1);
+      d.change("u", 6, "w");
+
+      // When chunk 1 closes
+      d.close(1, "4", "6", Map.of());
+
+      // Then only the key changed while it was open is in flight
+      assertThat(d.target.checks.get(1).inFlightKeys()).containsExactly("6");
+    }
+  }
+
+  @Test
+  void aReplayedCloseReEmitsTheStoredVerdictWithoutVerifyingAgain() throws Exception {
+    try (VerifyDriver d = new VerifyDriver()) {
+      // Given chunk 0 verified once
+      d.open(0);
+      d.target.verifyAnswer = ChunkVerdict.of(2, List.of(), List.of("3"), List.of(), List.of());
+      d.close(0, "1", "3", Map.of("1", md5("1,a")));
+      ChunkResult first = d.results().get(0);
+
+      // When its CLOSE is read again (a replay after a crash) while the target has moved on
+      d.target.verifyAnswer = ChunkVerdict.of(3, List.of(), List.of(), List.of(), List.of());
+      d.close(0, "1", "3", Map.of("1", md5("1,a")));
+
+      // Then the stored verdict is emitted again, unchanged, and the target was not read again
+      assertThat(d.target.checks).hasSize(1);
+      ChunkResult again = d.results().get(0);
+      assertThat(again.getCounts()).isEqualTo(first.getCounts());
+      assertThat(again.getMissedKeys()).containsExactly("3");
+      assertThat(again.getMarkerOffset()).isEqualTo(first.getMarkerOffset());
+    }
+  }
+
+  @Test
+  void aLostHashRecordMakesTheChunkUnverifiableNotDifferent() throws Exception {
+    try (VerifyDriver d = new VerifyDriver()) {
+      // When a CLOSE points at a hash record that is not on the hashes topic
+      d.open(0);
+      d.closeMarker(0, "1", "3", 77);
+
+      // Then the chunk is UNVERIFIABLE, saying why, and no row was compared
+      ChunkResult result = d.results().get(0);
+      assertThat(result.getState()).isEqualTo(ChunkState.UNVERIFIABLE);
+      assertThat(result.getError()).contains("no hash record at " + VerifyDriver.HASHES + "-0@77");
+      assertThat(result.getCounts().getMatched()).isZero();
+      assertThat(d.target.checks).isEmpty();
+      assertThat(d.target.verdicts.get(id(d, 0)).state())
+          .isEqualTo(io.cdccompare.core.verdict.ChunkState.UNVERIFIABLE);
+    }
+  }
+
+  @Test
+  void aHashRecordOfAnotherChunkIsNotUsed() throws Exception {
+    try (VerifyDriver d = new VerifyDriver()) {
+      // Given chunk 0's hash record at offset 0 of the hashes topic
+      d.open(0);
+      d.close(0, "1", "3", Map.of("1", md5("1,a")));
+
+      // When chunk 1's CLOSE points at that same record (overwritten, or a writer's mistake)
+      d.open(1);
+      d.closeMarker(1, "4", "6", 0);
+
+      // Then chunk 1 is UNVERIFIABLE
+      List<ChunkResult> results = d.results();
+      assertThat(results.get(1).getState()).isEqualTo(ChunkState.UNVERIFIABLE);
+      assertThat(results.get(1).getError()).contains("chunk 0", "not to the chunk of this marker");
+    }
+  }
+
+  @Test
+  void aMissingTargetColumnIsSchemaDriftNotDifferences() throws Exception {
+    try (VerifyDriver d = new VerifyDriver()) {
+      // Given a target table without the compared column "name"
+      d.target.verifyAnswer =
+          TargetSchemaException.missingColumn("postgresql", FakeTarget.TABLE, "name");
+
+      // When a chunk closes
+      d.open(0);
+      d.close(0, "1", "3", Map.of("1", md5("1,a")));
+
+      // Then its result is SCHEMA_DRIFT naming the column
+      ChunkResult result = d.results().get(0);
+      assertThat(result.getState()).isEqualTo(ChunkState.SCHEMA_DRIFT);
+      assertThat(result.getError()).contains("public.items", "'name'");
+      assertThat(result.getCounts().getFailed()).isZero();
+    }
+  }
+
+  @Test
+  void aPoisonRecordStopsTheTaskNamingTopicPartitionAndOffset() throws Exception {
+    try (VerifyDriver d = new VerifyDriver()) {
+      // Given a good change first
+      d.change("c", 1, "a");
+
+      // When a value that is not a change envelope arrives, the task stops, naming it
+      assertThatThrownBy(() -> d.raw(2, "{not json".getBytes(StandardCharsets.UTF_8)))
+          .hasStackTraceContaining(
+              "UNVERIFIABLE: poison record at topic "
+                  + VerifyDriver.TOPIC
+                  + ", partition 0, offset 1");
+
+      // And nothing of it reached the target
+      assertThat(d.target.changes()).extracting(RowChange::key).containsExactly("1");
+    }
+  }
+
+  @Test
+  void everyNodeAndStoreIsNamed() {
+    // When the topology is described
+    VerifierSettings settings =
+        VerifierSettings.builder("t1")
+            .bootstrapServers("unused:9092")
+            .registryUrl("mock://named")
+            .topicPrefix("p")
+            .table(io.cdccompare.core.table.TableName.parse("public.items"))
+            .table(io.cdccompare.core.table.TableName.parse("sales.orders"))
+            .target("jdbc:mariadb://unused/db", "u", "p")
+            .build();
+    Topology topology = VerifyTopologyFactory.build(settings);
+    TopologyDescription description = topology.describe();
+
+    // Then its nodes and stores have the names the internal topics depend on
+    TopologyDescription.Subtopology only = description.subtopologies().iterator().next();
+    assertThat(only.nodes())
+        .extracting(TopologyDescription.Node::name)
+        .containsExactlyInAnyOrder("verify-source", "verify-apply", "verify-results");
+    TopologyDescription.Source source =
+        (TopologyDescription.Source)
+            only.nodes().stream().filter(n -> n.name().equals("verify-source")).findFirst().get();
+    assertThat(source.topicSet()).containsExactlyInAnyOrder("p.public.items", "p.sales.orders");
+    TopologyDescription.Processor processor =
+        (TopologyDescription.Processor)
+            only.nodes().stream().filter(n -> n.name().equals("verify-apply")).findFirst().get();
+    assertThat(processor.stores()).containsExactlyInAnyOrder("verify-target", "verify-open-chunks");
+  }
+
+  private static VerdictId id(VerifyDriver d, long chunk) {
+    return new VerdictId(
+        d.settings.applicationId(), VerifyDriver.TASK, VerifyDriver.RUN, "public.items", chunk, 0);
+  }
+
+  private static byte[] md5(String text) {
+    try {
+      return java.security.MessageDigest.getInstance("MD5")
+          .digest(text.getBytes(StandardCharsets.UTF_8));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
