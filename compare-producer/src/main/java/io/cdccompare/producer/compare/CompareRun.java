@@ -61,6 +61,16 @@ public final class CompareRun {
   private final CompareConfig config;
   private final boolean startOver;
   private volatile boolean stopping;
+  private volatile ChunkListener listener = (table, chunk) -> {};
+
+  /**
+   * Called after a chunk's OPEN note is committed and before the chunk is read, on the run's
+   * thread: a test can change rows there to put them in flight, an operator tool can trace.
+   */
+  @FunctionalInterface
+  public interface ChunkListener {
+    void opened(TableName table, long chunk) throws Exception;
+  }
 
   /**
    * @param startOver begin a new run even if the last one stopped before the end
@@ -82,6 +92,12 @@ public final class CompareRun {
       long rows,
       long comparedRows,
       boolean restarted) {}
+
+  /** Sets the listener told of every opened chunk; returns this run. */
+  public CompareRun onChunkOpened(ChunkListener listener) {
+    this.listener = listener;
+    return this;
+  }
 
   /** Asks the run to stop after the chunk it is reading is closed. Thread-safe. */
   public void stop() {
@@ -242,6 +258,7 @@ public final class CompareRun {
               fingerprint,
               shape,
               after));
+      listener.opened(table, chunk);
       long opened = System.nanoTime();
       ChunkRead read = reader.read(after);
       long readDone = System.nanoTime();
