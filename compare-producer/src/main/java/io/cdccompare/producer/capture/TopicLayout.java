@@ -1,5 +1,6 @@
 package io.cdccompare.producer.capture;
 
+import io.cdccompare.core.stream.TableTopic;
 import io.cdccompare.core.table.TableName;
 import java.sql.SQLException;
 import java.util.HashMap;
@@ -41,16 +42,7 @@ public final class TopicLayout {
   }
 
   public static String topicName(String prefix, TableName table) {
-    String name = prefix + "." + sanitize(table.schema()) + "." + sanitize(table.table());
-    if (name.length() > 249) {
-      throw new IllegalArgumentException(
-          "topic name for " + table + " is longer than 249 characters");
-    }
-    return name;
-  }
-
-  private static String sanitize(String part) {
-    return part.replaceAll("[^a-zA-Z0-9._-]", "_");
+    return TableTopic.name(prefix, table);
   }
 
   String topicOf(TableName table) {

@@ -76,8 +76,24 @@ public final class ConfluentRegistryClient implements SchemaRegistry {
       return cached;
     }
     String path = "/subjects/" + encode(subject) + "/versions";
-    JsonNode answer = post(path, schemaBody(schema), "subject '" + subject + "'");
-    int id = requireId(answer, path, "subject '" + subject + "'");
+    int id;
+    try {
+      JsonNode answer = post(path, schemaBody(schema), "subject '" + subject + "'");
+      id = requireId(answer, path, "subject '" + subject + "'");
+    } catch (SchemaRegistryException e) {
+      if (e.status() != 409) {
+        throw e;
+      }
+      // 409 is Confluent's "incompatible", but also Apicurio's answer to the loser of two writers
+      // registering the same schema at once ("already exists"): if the subject has the schema,
+      // that is its id; otherwise the refusal stands
+      try {
+        id = idOf(subject, schema);
+      } catch (SchemaRegistryException notThere) {
+        e.addSuppressed(notThere);
+        throw e;
+      }
+    }
     registered.put(key, id);
     lookedUp.put(key, id);
     LOG.debug("registered subject={} id={} registry={}", subject, id, location());

@@ -60,6 +60,28 @@ class ConfluentRegistryClientTest {
   }
 
   @Test
+  void aRegistrationLostToAConcurrentOneLooksTheIdUp() throws Exception {
+    // Given a registry that answers the registration with 409 (another writer registered the same
+    // schema a moment before, as Apicurio does) and the lookup with the id
+    server =
+        new ScriptedRegistryServer()
+            .answer(409, "{\"error_code\":409,\"message\":\"artifact already exists\"}")
+            .answer(200, "{\"id\":42,\"version\":1,\"subject\":\"s\"}");
+    ConfluentRegistryClient client = new ConfluentRegistryClient(config(server.url()));
+
+    // When the schema is registered
+    int id = client.register("pg.compare.results-value", SCHEMA);
+
+    // Then the id comes from the lookup of the subject
+    assertThat(id).isEqualTo(42);
+    assertThat(server.requests())
+        .extracting(ScriptedRegistryServer.Request::rawPath)
+        .containsExactly(
+            "/apis/ccompat/v7/subjects/pg.compare.results-value/versions",
+            "/apis/ccompat/v7/subjects/pg.compare.results-value");
+  }
+
+  @Test
   void schemaByIdFetchesOnceAndCaches() throws Exception {
     // Given
     String answer = JSON.writeValueAsString(Map.of("schema", SCHEMA.toString()));
@@ -96,11 +118,12 @@ class ConfluentRegistryClientTest {
     server =
         new ScriptedRegistryServer()
             .answer(
-                409,
-                "{\"error_code\":409,\"message\":\"Schema being registered is incompatible\"}");
+                409, "{\"error_code\":409,\"message\":\"Schema being registered is incompatible\"}")
+            .answer(404, "{\"error_code\":40403,\"message\":\"Schema not found\"}");
     ConfluentRegistryClient client = new ConfluentRegistryClient(config(server.url()));
 
-    // When / Then
+    // When / Then: the subject does not have the schema (it was no registration race), so the
+    // registry's refusal stands
     assertThatThrownBy(() -> client.register("orders-value", SCHEMA))
         .isInstanceOfSatisfying(
             SchemaRegistryException.class,
@@ -112,7 +135,9 @@ class ConfluentRegistryClientTest {
         .hasMessageContaining("subject 'orders-value'")
         .hasMessageContaining("HTTP 409")
         .hasMessageContaining("Schema being registered is incompatible");
-    assertThat(server.requests()).hasSize(1);
+    assertThat(server.requests())
+        .extracting(ScriptedRegistryServer.Request::method)
+        .containsExactly("POST", "POST");
   }
 
   @Test

@@ -1,9 +1,11 @@
 package io.cdccompare.topology.verify;
 
 import io.cdccompare.core.table.TableName;
+import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.HashRecord;
 import io.cdccompare.schemas.avro.Marker;
 import io.cdccompare.schemas.serde.SpecificAvroDeserializer;
+import io.cdccompare.schemas.serde.SpecificAvroSerializer;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -63,7 +65,8 @@ public final class VerifyTopologyFactory {
     Map<String, Object> registry = registryConfig(settings);
     SpecificAvroDeserializer<Marker> markers = deserializer(registry, Marker.class);
     SpecificAvroDeserializer<HashRecord> hashRecords = deserializer(registry, HashRecord.class);
-    ResultSerializer results = new ResultSerializer(registry);
+    SpecificAvroSerializer<ChunkResult> results = new SpecificAvroSerializer<>();
+    results.configure(registry, false);
 
     Topology topology = new Topology();
     topology.addSource(
