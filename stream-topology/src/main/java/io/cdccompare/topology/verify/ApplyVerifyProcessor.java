@@ -60,6 +60,7 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
   private final Deserializer<HashRecord> hashRecords;
   private final TopicReader reader;
   private final Clock clock;
+  private final PoisonAlerts alerts;
   private final Set<String> resumed = new HashSet<>();
   private ProcessorContext<String, ChunkResult> context;
   private TargetStore store;
@@ -73,13 +74,15 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
       Deserializer<Marker> markers,
       Deserializer<HashRecord> hashRecords,
       TopicReader reader,
-      Clock clock) {
+      Clock clock,
+      PoisonAlerts alerts) {
     this.settings = settings;
     this.sourceOfTopic = Map.copyOf(sourceOfTopic);
     this.markers = markers;
     this.hashRecords = hashRecords;
     this.reader = reader;
     this.clock = clock;
+    this.alerts = alerts;
   }
 
   @Override
@@ -107,8 +110,8 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
     RecordPosition at = RecordPosition.of(meta.topic(), meta.partition(), meta.offset());
     TableName source = sourceOfTopic.get(meta.topic());
     if (source == null) {
-      throw new PoisonRecordException(
-          at, new IllegalArgumentException("the topic is not one of the applied tables"));
+      throw poison(
+          at, null, new IllegalArgumentException("the topic is not one of the applied tables"));
     }
     RecordPosition position;
     StreamRecord decoded;
@@ -127,7 +130,7 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
               record.key(),
               record.value());
     } catch (RuntimeException e) {
-      throw new PoisonRecordException(at, e);
+      throw poison(at, source, e);
     }
     requireContinuity(position);
     if (decoded instanceof StreamRecord.Change change) {
@@ -147,6 +150,13 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
         close(source, note.marker(), position, record.timestamp());
       }
     }
+  }
+
+  /** The error that stops the task at a poison record, once the table is reported unverifiable. */
+  private PoisonRecordException poison(RecordPosition at, TableName table, RuntimeException cause) {
+    PoisonRecordException error = new PoisonRecordException(at, cause);
+    alerts.raise(at, table, error);
+    return error;
   }
 
   /** A CLOSE marker: everything before it applied, its verdict stored and forwarded. */

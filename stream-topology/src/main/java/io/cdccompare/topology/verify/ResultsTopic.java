@@ -25,6 +25,12 @@ public final class ResultsTopic {
    */
   public static void ensure(VerifierSettings settings)
       throws InterruptedException, ExecutionException {
+    ensure(settings, settings.resultsTopic());
+  }
+
+  /** Creates {@code topic} like the results topic unless it exists (the alerts topic). */
+  static void ensure(VerifierSettings settings, String topic)
+      throws InterruptedException, ExecutionException {
     Map<String, Object> config = new HashMap<>();
     settings
         .streamsProperties()
@@ -36,13 +42,12 @@ public final class ResultsTopic {
             });
     config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
     try (Admin admin = Admin.create(config)) {
-      if (admin.listTopics().names().get().contains(settings.resultsTopic())) {
+      if (admin.listTopics().names().get().contains(topic)) {
         return;
       }
       try {
         admin
-            .createTopics(
-                List.of(new NewTopic(settings.resultsTopic(), Optional.empty(), Optional.empty())))
+            .createTopics(List.of(new NewTopic(topic, Optional.empty(), Optional.empty())))
             .all()
             .get();
       } catch (ExecutionException e) {

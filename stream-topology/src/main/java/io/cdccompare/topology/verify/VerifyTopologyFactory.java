@@ -47,11 +47,13 @@ public final class VerifyTopologyFactory {
 
   /** The topology on the real target (JDBC) and hashes topic (Kafka consumer). */
   public static Topology build(VerifierSettings settings) {
+    Clock clock = Clock.systemUTC();
     return build(
         settings,
         JdbcTarget.opener(settings),
         KafkaTopicReader.supplier(settings),
-        Clock.systemUTC());
+        clock,
+        PoisonAlerts.kafka(settings, registryConfig(settings), clock));
   }
 
   /** The topology on a given target and topic reader (tests). */
@@ -60,6 +62,16 @@ public final class VerifyTopologyFactory {
       Target.Opener targets,
       Supplier<TopicReader> readers,
       Clock clock) {
+    return build(settings, targets, readers, clock, PoisonAlerts.none());
+  }
+
+  /** The topology on a given target, topic reader and alerts. */
+  static Topology build(
+      VerifierSettings settings,
+      Target.Opener targets,
+      Supplier<TopicReader> readers,
+      Clock clock,
+      PoisonAlerts alerts) {
     Map<String, TableName> sourceOfTopic = new LinkedHashMap<>();
     settings.sourceTables().forEach(t -> sourceOfTopic.put(settings.topicOf(t), t));
     Map<String, Object> registry = registryConfig(settings);
@@ -78,7 +90,7 @@ public final class VerifyTopologyFactory {
         PROCESSOR,
         () ->
             new ApplyVerifyProcessor(
-                settings, sourceOfTopic, markers, hashRecords, readers.get(), clock),
+                settings, sourceOfTopic, markers, hashRecords, readers.get(), clock, alerts),
         SOURCE);
     topology.addStateStore(new TargetStoreBuilder(settings.target(), targets), PROCESSOR);
     topology.addStateStore(openChunksStore(), PROCESSOR);

@@ -1,0 +1,105 @@
+package io.cdccompare.topology.verify;
+
+import io.cdccompare.core.table.TableName;
+import io.cdccompare.schemas.avro.Alert;
+import io.cdccompare.schemas.avro.AlertCode;
+import io.cdccompare.schemas.serde.SpecificAvroSerializer;
+import io.cdccompare.verifier.apply.RecordPosition;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reports a table as unverifiable on this target when a poison record stops its partition
+ * (DESIGN.md §4): an {@code UNVERIFIABLE} {@link Alert} on {@code <prefix>.compare.alerts}, key
+ * {@code target/table}, naming the table, topic, partition and offset. Sent with a producer of its
+ * own, at once and synchronously, because the task stops right after (its Streams producer may not
+ * flush). A failure to send is logged; the task stops with the poison record's error either way.
+ */
+interface PoisonAlerts {
+  Logger LOG = LoggerFactory.getLogger(PoisonAlerts.class);
+
+  /** Raises the alert of a poison record at {@code at}, of {@code table} (null if unknown). */
+  void raise(RecordPosition at, TableName table, PoisonRecordException error);
+
+  /** No alerts (topology tests). */
+  static PoisonAlerts none() {
+    return (at, table, error) -> {};
+  }
+
+  /** The settings' alerts topic, created when missing. */
+  static String topic(VerifierSettings settings) {
+    return settings.topicPrefix() + ".compare.alerts";
+  }
+
+  /** Alerts to Kafka: the settings' bootstrap servers, registry and {@code producer.*} extras. */
+  static PoisonAlerts kafka(VerifierSettings settings, Map<String, Object> registry, Clock clock) {
+    return (at, table, error) -> {
+      String topic = topic(settings);
+      Alert alert =
+          Alert.newBuilder()
+              .setCode(AlertCode.UNVERIFIABLE)
+              .setOrigin(settings.target())
+              .setTarget(settings.target())
+              .setTable(table == null ? null : table.toString())
+              .setMessage(
+                  "table "
+                      + table
+                      + " is unverifiable on target "
+                      + settings.target()
+                      + ": "
+                      + error.getMessage())
+              .setTopic(at.topic())
+              .setPartition(at.partition())
+              .setOffset(at.offset())
+              .setRaisedAt(clock.instant())
+              .build();
+      Map<String, Object> config = new HashMap<>();
+      settings
+          .streamsProperties()
+          .forEach(
+              (key, value) -> {
+                if (key.startsWith("producer.")) {
+                  config.put(key.substring("producer.".length()), value);
+                }
+              });
+      config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
+      config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000);
+      SpecificAvroSerializer<Alert> values = new SpecificAvroSerializer<>();
+      values.configure(registry, false);
+      try {
+        ResultsTopic.ensure(settings, topic);
+        try (KafkaProducer<String, Alert> producer =
+            new KafkaProducer<>(config, new StringSerializer(), values)) {
+          producer
+              .send(new ProducerRecord<>(topic, settings.target() + "/" + table, alert))
+              .get(30, TimeUnit.SECONDS);
+        }
+        LOG.error(
+            "target={} table={} UNVERIFIABLE alert sent to {}: {}",
+            settings.target(),
+            table,
+            topic,
+            error.getMessage());
+      } catch (Exception e) {
+        if (e instanceof InterruptedException) {
+          Thread.currentThread().interrupt();
+        }
+        LOG.error(
+            "target={} table={} the UNVERIFIABLE alert of {} could not be sent to {}",
+            settings.target(),
+            table,
+            at,
+            topic,
+            e);
+      }
+    };
+  }
+}
