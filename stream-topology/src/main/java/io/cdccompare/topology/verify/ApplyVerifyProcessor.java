@@ -5,6 +5,7 @@ import io.cdccompare.core.stream.ErrorCode;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.core.verdict.PartitionVerdict;
 import io.cdccompare.core.verdict.VerdictId;
+import io.cdccompare.schemas.avro.AlertCode;
 import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.HashRecord;
 import io.cdccompare.schemas.avro.Marker;
@@ -60,7 +61,7 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
   private final Deserializer<HashRecord> hashRecords;
   private final TopicReader reader;
   private final Clock clock;
-  private final PoisonAlerts alerts;
+  private final StopAlerts alerts;
   private final Set<String> resumed = new HashSet<>();
   private ProcessorContext<String, ChunkResult> context;
   private TargetStore store;
@@ -75,7 +76,7 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
       Deserializer<HashRecord> hashRecords,
       TopicReader reader,
       Clock clock,
-      PoisonAlerts alerts) {
+      StopAlerts alerts) {
     this.settings = settings;
     this.sourceOfTopic = Map.copyOf(sourceOfTopic);
     this.markers = markers;
@@ -155,7 +156,7 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
   /** The error that stops the task at a poison record, once the table is reported unverifiable. */
   private PoisonRecordException poison(RecordPosition at, TableName table, RuntimeException cause) {
     PoisonRecordException error = new PoisonRecordException(at, cause);
-    alerts.raise(at, table, error);
+    alerts.raise(AlertCode.UNVERIFIABLE, at, table, error);
     return error;
   }
 
@@ -276,29 +277,39 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
     long next = checkpoint.get() + 1;
     long beginning = reader.beginningOffset(position.topic(), position.partition());
     if (beginning > next) {
-      throw new CdcCompareException(
-          ErrorCode.RESYNC_NEEDED,
-          gap(position, checkpoint.get())
-              + ": the partition now starts at offset "
-              + beginning
-              + ", the records before it were deleted before target "
-              + settings.target()
-              + " applied them; a full resync of the target is needed");
+      throw resync(
+          position,
+          new CdcCompareException(
+              ErrorCode.RESYNC_NEEDED,
+              gap(position, checkpoint.get())
+                  + ": the partition now starts at offset "
+                  + beginning
+                  + ", the records before it were deleted before target "
+                  + settings.target()
+                  + " applied them; a full resync of the target is needed"));
     }
     Optional<ConsumerRecord<byte[], byte[]>> first =
         reader.firstFrom(position.topic(), position.partition(), next, settings.hashesTimeout());
     if (first.isPresent() && first.get().offset() < position.offset()) {
-      throw new CdcCompareException(
-          ErrorCode.RESYNC_NEEDED,
-          gap(position, checkpoint.get())
-              + ": records from offset "
-              + first.get().offset()
-              + " on were never applied but consumer group "
-              + settings.applicationId()
-              + " committed past them; reset its offset of this partition to "
-              + next
-              + " or resync the target");
+      throw resync(
+          position,
+          new CdcCompareException(
+              ErrorCode.RESYNC_NEEDED,
+              gap(position, checkpoint.get())
+                  + ": records from offset "
+                  + first.get().offset()
+                  + " on were never applied but consumer group "
+                  + settings.applicationId()
+                  + " committed past them; reset its offset of this partition to "
+                  + next
+                  + " or resync the target"));
     }
+  }
+
+  /** The error that stops the task at a gap, once a RESYNC_NEEDED alert names it. */
+  private CdcCompareException resync(RecordPosition position, CdcCompareException error) {
+    alerts.raise(AlertCode.RESYNC_NEEDED, position, sourceOfTopic.get(position.topic()), error);
+    return error;
   }
 
   private String gap(RecordPosition position, long checkpoint) {

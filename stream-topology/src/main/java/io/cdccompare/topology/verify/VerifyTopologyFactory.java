@@ -53,7 +53,7 @@ public final class VerifyTopologyFactory {
         JdbcTarget.opener(settings),
         KafkaTopicReader.supplier(settings),
         clock,
-        PoisonAlerts.kafka(settings, registryConfig(settings), clock));
+        StopAlerts.kafka(settings, registryConfig(settings), clock));
   }
 
   /** The topology on a given target and topic reader (tests). */
@@ -62,7 +62,7 @@ public final class VerifyTopologyFactory {
       Target.Opener targets,
       Supplier<TopicReader> readers,
       Clock clock) {
-    return build(settings, targets, readers, clock, PoisonAlerts.none());
+    return build(settings, targets, readers, clock, StopAlerts.none());
   }
 
   /** The topology on a given target, topic reader and alerts. */
@@ -71,7 +71,7 @@ public final class VerifyTopologyFactory {
       Target.Opener targets,
       Supplier<TopicReader> readers,
       Clock clock,
-      PoisonAlerts alerts) {
+      StopAlerts alerts) {
     Map<String, TableName> sourceOfTopic = new LinkedHashMap<>();
     settings.sourceTables().forEach(t -> sourceOfTopic.put(settings.topicOf(t), t));
     Map<String, Object> registry = registryConfig(settings);

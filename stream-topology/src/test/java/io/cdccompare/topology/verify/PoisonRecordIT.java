@@ -141,7 +141,7 @@ class PoisonRecordIT {
       assertThat(ids(target, database)).doesNotContainAnyElementsOf(after);
 
       // And the table is reported unverifiable on this target, naming the record
-      Alert alert = firstAlert(env, PoisonAlerts.topic(settings));
+      Alert alert = firstAlert(env, StopAlerts.topic(settings));
       assertThat(alert.getCode()).isEqualTo(AlertCode.UNVERIFIABLE);
       assertThat(alert.getTarget()).isEqualTo("poisoned");
       assertThat(alert.getOrigin()).isEqualTo("poisoned");
@@ -183,7 +183,7 @@ class PoisonRecordIT {
     }
   }
 
-  private static Alert firstAlert(EmbeddedEnvironment env, String topic) {
+  static Alert firstAlert(EmbeddedEnvironment env, String topic) {
     SpecificAvroDeserializer<Alert> values = new SpecificAvroDeserializer<>();
     values.configure(
         Map.of(

@@ -121,6 +121,12 @@ class VerifierResumeIT {
             .hasStackTraceContaining("RESYNC_NEEDED: topic " + topic + ", partition ")
             .hasStackTraceContaining(
                 "were never applied but consumer group " + settings.applicationId());
+        io.cdccompare.schemas.avro.Alert alert =
+            PoisonRecordIT.firstAlert(env, StopAlerts.topic(settings));
+        assertThat(alert.getCode()).isEqualTo(io.cdccompare.schemas.avro.AlertCode.RESYNC_NEEDED);
+        assertThat(alert.getTopic()).isEqualTo(topic);
+        assertThat(alert.getPartition()).isNotNull();
+        assertThat(alert.getMessage()).contains("RESYNC_NEEDED: topic " + topic);
         await()
             .atMost(Duration.ofSeconds(30))
             .until(

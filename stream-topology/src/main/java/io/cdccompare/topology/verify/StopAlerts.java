@@ -17,21 +17,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reports a table as unverifiable on this target when a poison record stops its partition
- * (DESIGN.md §4): an {@code UNVERIFIABLE} {@link Alert} on {@code <prefix>.compare.alerts}, key
- * {@code target/table}, naming the table, topic, partition and offset. Sent with a producer of its
- * own, at once and synchronously, because the task stops right after (its Streams producer may not
- * flush). A failure to send is logged; the task stops with the poison record's error either way.
+ * The alerts of a verifier that must stop (DESIGN.md §3.6, §4): a poison record reports its table
+ * {@code UNVERIFIABLE} on this target, a position that cannot be continued {@code RESYNC_NEEDED};
+ * one {@link Alert} on {@code <prefix>.compare.alerts}, key {@code target/table}, naming the table,
+ * topic, partition and offset. Sent with a producer of its own, at once and synchronously, because
+ * the task stops right after (its Streams producer may not flush). A failure to send is logged; the
+ * task stops with its error either way.
  */
-interface PoisonAlerts {
-  Logger LOG = LoggerFactory.getLogger(PoisonAlerts.class);
+interface StopAlerts {
+  Logger LOG = LoggerFactory.getLogger(StopAlerts.class);
 
-  /** Raises the alert of a poison record at {@code at}, of {@code table} (null if unknown). */
-  void raise(RecordPosition at, TableName table, PoisonRecordException error);
+  /** Raises an alert about the record at {@code at}, of {@code table} (null if unknown). */
+  void raise(AlertCode code, RecordPosition at, TableName table, RuntimeException error);
 
   /** No alerts (topology tests). */
-  static PoisonAlerts none() {
-    return (at, table, error) -> {};
+  static StopAlerts none() {
+    return (code, at, table, error) -> {};
   }
 
   /** The settings' alerts topic, created when missing. */
@@ -40,19 +41,21 @@ interface PoisonAlerts {
   }
 
   /** Alerts to Kafka: the settings' bootstrap servers, registry and {@code producer.*} extras. */
-  static PoisonAlerts kafka(VerifierSettings settings, Map<String, Object> registry, Clock clock) {
-    return (at, table, error) -> {
+  static StopAlerts kafka(VerifierSettings settings, Map<String, Object> registry, Clock clock) {
+    return (code, at, table, error) -> {
       String topic = topic(settings);
       Alert alert =
           Alert.newBuilder()
-              .setCode(AlertCode.UNVERIFIABLE)
+              .setCode(code)
               .setOrigin(settings.target())
               .setTarget(settings.target())
               .setTable(table == null ? null : table.toString())
               .setMessage(
                   "table "
                       + table
-                      + " is unverifiable on target "
+                      + (code == AlertCode.UNVERIFIABLE
+                          ? " is unverifiable on target "
+                          : " needs a resync of target ")
                       + settings.target()
                       + ": "
                       + error.getMessage())
@@ -83,9 +86,10 @@ interface PoisonAlerts {
               .get(30, TimeUnit.SECONDS);
         }
         LOG.error(
-            "target={} table={} UNVERIFIABLE alert sent to {}: {}",
+            "target={} table={} {} alert sent to {}: {}",
             settings.target(),
             table,
+            code,
             topic,
             error.getMessage());
       } catch (Exception e) {
@@ -93,7 +97,7 @@ interface PoisonAlerts {
           Thread.currentThread().interrupt();
         }
         LOG.error(
-            "target={} table={} the UNVERIFIABLE alert of {} could not be sent to {}",
+            "target={} table={} the " + code + " alert of {} could not be sent to {}",
             settings.target(),
             table,
             at,
