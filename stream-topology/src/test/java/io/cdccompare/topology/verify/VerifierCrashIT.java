@@ -15,7 +15,7 @@ import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.ChunkState;
 import io.cdccompare.verifier.apply.Checkpoint;
 import io.cdccompare.verifier.apply.CheckpointStore;
-import io.cdccompare.verifier.sql.PostgresDialect;
+import io.cdccompare.verifier.sql.Dialect;
 import java.io.File;
 import java.io.Writer;
 import java.lang.reflect.InvocationTargetException;
@@ -52,19 +52,21 @@ import org.apache.kafka.streams.KafkaClientSupplier;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The verifier is killed with {@code kill -9} after its PostgreSQL target committed changes,
- * verdicts and checkpoints that Kafka Streams had not committed the offsets of yet (commit interval
- * 10 minutes, batches of 25). The restarted verifier reads those records again: it applies none of
- * them twice, stores no verdict twice and re-emits the stored verdicts unchanged.
+ * The verifier is killed with {@code kill -9} after its target (PostgreSQL, then MariaDB) committed
+ * changes, verdicts and checkpoints that Kafka Streams had not committed the offsets of yet (commit
+ * interval 10 minutes, batches of 25). The restarted verifier reads those records again: it applies
+ * none of them twice, stores no verdict twice and re-emits the stored verdicts unchanged.
  */
 @WithEmbedded({
   Component.KAFKA,
   Component.REGISTRY,
   Component.SOURCE_POSTGRES,
-  Component.TARGET_POSTGRES
+  Component.TARGET_POSTGRES,
+  Component.MARIADB
 })
 class VerifierCrashIT {
   private static final TableName COUNTERS = new TableName("public", "counters");
@@ -74,29 +76,16 @@ class VerifierCrashIT {
   private static final String TABLE_DDL =
       "CREATE TABLE counters (id int PRIMARY KEY, hits int NOT NULL, note text)";
 
-  @Test
+  @ParameterizedTest(name = "{0} target")
+  @EnumSource(TargetKind.class)
   @SuppressWarnings("try") // the capture runs for the whole try block, unreferenced
   void killedBetweenTargetCommitAndOffsetCommitReplaysWithoutApplyingOrJudgingTwice(
-      EmbeddedEnvironment env) throws Exception {
-    // Given a source table and its empty copy on a PostgreSQL target whose trigger logs every row
-    // the apply writes
+      TargetKind kind, EmbeddedEnvironment env) throws Exception {
+    // Given a source table and its empty copy on a target whose trigger logs every row the apply
+    // writes
     SourceFixture source = new SourceFixture(env);
     source.sql(TABLE_DDL);
-    JdbcServer target = env.targetPostgres();
-    String database = target.createDatabase("crash_" + source.prefix);
-    try (Connection c = target.connect(database);
-        Statement s = c.createStatement()) {
-      s.execute(TABLE_DDL);
-      s.execute("CREATE TABLE apply_log (n bigserial PRIMARY KEY, id int NOT NULL, op text)");
-      s.execute(
-          "CREATE FUNCTION log_apply() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
-              + " IF TG_OP = 'DELETE' THEN INSERT INTO apply_log (id, op) VALUES (OLD.id, TG_OP);"
-              + " ELSE INSERT INTO apply_log (id, op) VALUES (NEW.id, TG_OP); END IF;"
-              + " RETURN NULL; END $$");
-      s.execute(
-          "CREATE TRIGGER counters_log AFTER INSERT OR UPDATE OR DELETE ON counters"
-              + " FOR EACH ROW EXECUTE FUNCTION log_apply()");
-    }
+    CrashTarget target = kind.create(env, "crash_" + source.prefix);
     String topic = TableTopics.topicName(source.prefix, COUNTERS);
     Path dir = Files.createDirectories(Path.of("target", "verifier-crash-" + source.prefix));
     Properties base = new Properties();
@@ -106,9 +95,13 @@ class VerifierCrashIT {
     base.setProperty("registryUrl", env.registry().confluentApiUrl());
     base.setProperty("topicPrefix", source.prefix);
     base.setProperty("table", "public.counters");
-    base.setProperty("jdbcUrl", target.jdbcUrl(database));
-    base.setProperty("user", target.user());
-    base.setProperty("password", target.password());
+    base.setProperty("jdbcUrl", target.jdbcUrl());
+    base.setProperty("user", target.server().user());
+    base.setProperty("password", target.server().password());
+    base.setProperty("targetTable", target.table().schema() + "." + target.table().table());
+    if (target.bookkeeping() != null) {
+      base.setProperty("bookkeepingSchema", target.bookkeeping());
+    }
     base.setProperty("applyBatchSize", "25");
     base.setProperty("applyMaxDelayMs", "100");
     base.setProperty("streams.session.timeout.ms", "6000");
@@ -130,8 +123,8 @@ class VerifierCrashIT {
         source.sql("UPDATE counters SET hits = hits + 1 WHERE id % 4 = 0");
       }
       int changes = INSERTED + 2 * 300;
-      try (VerifierApp first = VerifierApp.start(settings, audit(settings, target, database))) {
-        awaitCaughtUp(env, topic, target, database, app, changes, first::requireHealthy);
+      try (VerifierApp first = VerifierApp.start(settings, audit(settings, target))) {
+        awaitCaughtUp(env, topic, target, app, changes, first::requireHealthy);
       }
       Map<Integer, Long> cleanCommit = committedOffsets(env, app, topic);
       assertThat(cleanCommit).isEqualTo(endOffsets(env, topic));
@@ -161,7 +154,6 @@ class VerifierCrashIT {
             env,
             topic,
             target,
-            database,
             app,
             expectedRecords,
             () -> assertThat(child.isAlive()).as("child verifier alive").isTrue());
@@ -181,8 +173,8 @@ class VerifierCrashIT {
             .untilAsserted(
                 () -> {
                   assertThat(child.isAlive()).as("child verifier alive").isTrue();
-                  assertThat(verdicts(target, database, app, runId)).hasSize(cells);
-                  assertThat(checkpoints(target, database, app, topic))
+                  assertThat(target.verdicts(app, runId)).hasSize(cells);
+                  assertThat(target.checkpoints(app, topic))
                       .isEqualTo(minusOne(endOffsets(env, topic)));
                 });
         Map<String, List<ChunkResult>> emitted = new TreeMap<>();
@@ -193,9 +185,9 @@ class VerifierCrashIT {
                   collect(results, runId, emitted);
                   assertThat(emitted).hasSize(cells);
                 });
-        Map<Integer, Long> checkpoint = checkpoints(target, database, app, topic);
+        Map<Integer, Long> checkpoint = target.checkpoints(app, topic);
         Map<Integer, Long> committed = committedOffsets(env, app, topic);
-        long written = count(target, database, "SELECT count(*) FROM apply_log");
+        long written = target.writes();
 
         // Then, at the kill, the target holds everything while Kafka's offsets stayed behind
         assertThat(committed).isEqualTo(cleanCommit);
@@ -213,7 +205,7 @@ class VerifierCrashIT {
         assertThat(committedOffsets(env, app, topic)).isEqualTo(committed);
 
         // When the verifier restarts (in process) and catches up
-        ReplayWatch watch = new ReplayWatch(audit(settings, target, database), topic);
+        ReplayWatch watch = new ReplayWatch(audit(settings, target), topic);
         Properties props = VerifyTopologyFactory.streamsProperties(settings);
         Path state = Files.createTempDirectory("verify-crash");
         props.put(StreamsConfig.STATE_DIR_CONFIG, state.toString());
@@ -245,11 +237,11 @@ class VerifierCrashIT {
           assertThat(watch.first()).isEqualTo(committed);
           // And no change was applied twice: the trigger saw no write during the replay, and the
           // target equals the source, counters and notes included
-          assertThat(count(target, database, "SELECT count(*) FROM apply_log")).isEqualTo(written);
-          assertThat(checkpoints(target, database, app, topic)).isEqualTo(checkpoint);
-          assertThat(rows(target.connect(database))).isEqualTo(rows(source.connect()));
+          assertThat(target.writes()).isEqualTo(written);
+          assertThat(target.checkpoints(app, topic)).isEqualTo(checkpoint);
+          assertThat(rows(target.connect())).isEqualTo(rows(source.connect()));
           // And each (chunk, partition) has exactly one stored verdict
-          assertThat(verdicts(target, database, app, runId)).hasSize(cells).doesNotHaveDuplicates();
+          assertThat(target.verdicts(app, runId)).hasSize(cells).doesNotHaveDuplicates();
           // And its result was re-emitted unchanged: two identical verdicts per key, all matched
           assertThat(emitted)
               .allSatisfy(
@@ -274,6 +266,122 @@ class VerifierCrashIT {
           child.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
         }
       }
+    }
+  }
+
+  /** The kinds of target the crash is tried on. */
+  enum TargetKind {
+    POSTGRES {
+      @Override
+      CrashTarget create(EmbeddedEnvironment env, String name) throws SQLException {
+        JdbcServer server = env.targetPostgres();
+        CrashTarget target = new CrashTarget(server, server.createDatabase(name), COUNTERS, null);
+        target.sql(
+            TABLE_DDL,
+            "CREATE TABLE apply_log (n bigserial PRIMARY KEY, id int NOT NULL, op text)",
+            "CREATE FUNCTION log_apply() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                + " IF TG_OP = 'DELETE' THEN INSERT INTO apply_log (id, op) VALUES (OLD.id, TG_OP);"
+                + " ELSE INSERT INTO apply_log (id, op) VALUES (NEW.id, TG_OP); END IF;"
+                + " RETURN NULL; END $$",
+            "CREATE TRIGGER counters_log AFTER INSERT OR UPDATE OR DELETE ON counters"
+                + " FOR EACH ROW EXECUTE FUNCTION log_apply()");
+        return target;
+      }
+    },
+    MARIADB {
+      /** The table in a database of its own, the checkpoints and verdicts in another one. */
+      @Override
+      CrashTarget create(EmbeddedEnvironment env, String name) throws SQLException {
+        JdbcServer server = env.mariadb();
+        String database = server.createDatabase(name);
+        CrashTarget target =
+            new CrashTarget(
+                server,
+                database,
+                new TableName(database, "counters"),
+                server.createDatabase(name + "_bookkeeping"));
+        target.sql(
+            "CREATE TABLE counters (id INT PRIMARY KEY, hits INT NOT NULL, note TEXT)"
+                + " DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
+            "CREATE TABLE apply_log (n BIGINT AUTO_INCREMENT PRIMARY KEY, id INT NOT NULL,"
+                + " op VARCHAR(6) NOT NULL)",
+            "CREATE TRIGGER counters_log_insert AFTER INSERT ON counters"
+                + " FOR EACH ROW INSERT INTO apply_log (id, op) VALUES (NEW.id, 'INSERT')",
+            "CREATE TRIGGER counters_log_update AFTER UPDATE ON counters"
+                + " FOR EACH ROW INSERT INTO apply_log (id, op) VALUES (NEW.id, 'UPDATE')",
+            "CREATE TRIGGER counters_log_delete AFTER DELETE ON counters"
+                + " FOR EACH ROW INSERT INTO apply_log (id, op) VALUES (OLD.id, 'DELETE')");
+        return target;
+      }
+    };
+
+    /** A fresh target database named {@code name} holding an empty, logged {@code counters}. */
+    abstract CrashTarget create(EmbeddedEnvironment env, String name) throws SQLException;
+  }
+
+  /**
+   * A target database holding {@code counters} and its {@code apply_log}; {@code bookkeeping} is
+   * the schema or database of the checkpoints and verdicts, {@code null} for the current one.
+   */
+  record CrashTarget(JdbcServer server, String database, TableName table, String bookkeeping) {
+
+    String jdbcUrl() {
+      return server.jdbcUrl(database);
+    }
+
+    Connection connect() throws SQLException {
+      return server.connect(database);
+    }
+
+    void sql(String... statements) throws SQLException {
+      try (Connection c = connect();
+          Statement s = c.createStatement()) {
+        for (String statement : statements) {
+          s.execute(statement);
+        }
+      }
+    }
+
+    /** The rows the apply wrote, as its trigger logged them. */
+    long writes() throws SQLException {
+      try (Connection c = connect();
+          Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery("SELECT count(*) FROM apply_log")) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+
+    Map<Integer, Long> checkpoints(String app, String topic) throws SQLException {
+      Map<Integer, Long> out = new TreeMap<>();
+      try (Connection c = connect()) {
+        CheckpointStore store = new CheckpointStore(c, Dialect.forJdbcUrl(jdbcUrl()), bookkeeping);
+        for (int p = 0; p < PARTITIONS; p++) {
+          out.put(p, store.find(app, topic, p).map(Checkpoint::offset).orElse(-1L));
+        }
+      }
+      return out;
+    }
+
+    /** The stored verdicts of the run, as chunk/partition. */
+    List<String> verdicts(String app, String runId) throws SQLException {
+      String table = (bookkeeping == null ? "" : bookkeeping + ".") + "cdc_compare_verdicts";
+      List<String> out = new ArrayList<>();
+      try (Connection c = connect();
+          PreparedStatement s =
+              c.prepareStatement(
+                  "SELECT chunk, table_partition FROM "
+                      + table
+                      + " WHERE application = ? AND run_id = ? ORDER BY chunk, table_partition")) {
+        s.setString(1, app);
+        s.setString(2, runId);
+        try (ResultSet rs = s.executeQuery()) {
+          while (rs.next()) {
+            out.add(rs.getLong(1) + "/" + rs.getInt(2));
+          }
+        }
+      }
+      return out;
     }
   }
 
@@ -369,8 +477,7 @@ class VerifierCrashIT {
   private static void awaitCaughtUp(
       EmbeddedEnvironment env,
       String topic,
-      JdbcServer target,
-      String database,
+      CrashTarget target,
       String app,
       long records,
       Runnable healthy) {
@@ -382,7 +489,7 @@ class VerifierCrashIT {
               healthy.run();
               Map<Integer, Long> end = endOffsets(env, topic);
               assertThat(end.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(records);
-              assertThat(checkpoints(target, database, app, topic)).isEqualTo(minusOne(end));
+              assertThat(target.checkpoints(app, topic)).isEqualTo(minusOne(end));
             });
   }
 
@@ -394,19 +501,19 @@ class VerifierCrashIT {
     }
   }
 
-  private static CommitAudit audit(VerifierSettings settings, JdbcServer target, String database) {
+  private static CommitAudit audit(VerifierSettings settings, CrashTarget target) {
     return new CommitAudit(
         settings.applicationId(),
         Set.of(settings.topicOf(COUNTERS)),
         () -> {
           try {
-            return target.connect(database);
+            return target.connect();
           } catch (SQLException e) {
             throw new IllegalStateException(e);
           }
         },
-        target.jdbcUrl(database),
-        null);
+        target.jdbcUrl(),
+        target.bookkeeping());
   }
 
   private static Admin admin(EmbeddedEnvironment env) {
@@ -450,47 +557,6 @@ class VerifierCrashIT {
     Map<Integer, Long> out = new TreeMap<>();
     end.forEach((p, offset) -> out.put(p, offset - 1));
     return out;
-  }
-
-  private static Map<Integer, Long> checkpoints(
-      JdbcServer target, String database, String app, String topic) throws SQLException {
-    Map<Integer, Long> out = new TreeMap<>();
-    try (Connection c = target.connect(database)) {
-      CheckpointStore store = new CheckpointStore(c, new PostgresDialect(), null);
-      for (int p = 0; p < PARTITIONS; p++) {
-        out.put(p, store.find(app, topic, p).map(Checkpoint::offset).orElse(-1L));
-      }
-    }
-    return out;
-  }
-
-  /** The stored verdicts of the run, as chunk/partition. */
-  private static List<String> verdicts(JdbcServer target, String database, String app, String runId)
-      throws SQLException {
-    List<String> out = new ArrayList<>();
-    try (Connection c = target.connect(database);
-        PreparedStatement s =
-            c.prepareStatement(
-                "SELECT chunk, table_partition FROM cdc_compare_verdicts"
-                    + " WHERE application = ? AND run_id = ? ORDER BY chunk, table_partition")) {
-      s.setString(1, app);
-      s.setString(2, runId);
-      try (ResultSet rs = s.executeQuery()) {
-        while (rs.next()) {
-          out.add(rs.getLong(1) + "/" + rs.getInt(2));
-        }
-      }
-    }
-    return out;
-  }
-
-  private static long count(JdbcServer target, String database, String sql) throws SQLException {
-    try (Connection c = target.connect(database);
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
-    }
   }
 
   /** Every row of {@code counters}, in key order, as "id hits note"; closes the connection. */

@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
  * argument is a properties file: {@code target}, {@code applicationId}, {@code bootstrapServers},
  * {@code registryUrl}, {@code topicPrefix}, {@code table} (schema.table), {@code jdbcUrl}, {@code
  * user}, {@code password}, {@code applyBatchSize}, {@code applyMaxDelayMs}, {@code stateDir}, and
- * {@code streams.<key>} for each extra Kafka Streams property. Runs until it is killed; exits 1
- * when a stream thread fails.
+ * {@code streams.<key>} for each extra Kafka Streams property; optionally {@code targetTable}
+ * (schema.table, or database.table on MariaDB; default the source table) and {@code
+ * bookkeepingSchema}. Runs until it is killed; exits 1 when a stream thread fails.
  */
 public final class VerifierProcess {
   private static final Logger LOG = LoggerFactory.getLogger(VerifierProcess.class);
@@ -57,23 +58,34 @@ public final class VerifierProcess {
   }
 
   static VerifierSettings settings(Properties file) {
-    String[] table = file.getProperty("table").split("\\.", 2);
+    TableName source = tableName(file.getProperty("table"));
+    String targetTable = file.getProperty("targetTable");
     VerifierSettings.Builder builder =
         VerifierSettings.builder(file.getProperty("target"))
             .applicationId(file.getProperty("applicationId"))
             .bootstrapServers(file.getProperty("bootstrapServers"))
             .registryUrl(file.getProperty("registryUrl"))
             .topicPrefix(file.getProperty("topicPrefix"))
-            .table(new TableName(table[0], table[1]))
             .target(
                 file.getProperty("jdbcUrl"), file.getProperty("user"), file.getProperty("password"))
             .applyBatchSize(Integer.parseInt(file.getProperty("applyBatchSize")))
-            .applyMaxDelay(Duration.ofMillis(Long.parseLong(file.getProperty("applyMaxDelayMs"))));
+            .applyMaxDelay(Duration.ofMillis(Long.parseLong(file.getProperty("applyMaxDelayMs"))))
+            .bookkeepingSchema(file.getProperty("bookkeepingSchema"));
+    if (targetTable == null) {
+      builder.table(source);
+    } else {
+      builder.table(source, tableName(targetTable));
+    }
     for (String key : file.stringPropertyNames()) {
       if (key.startsWith("streams.")) {
         builder.streamsProperty(key.substring("streams.".length()), file.getProperty(key));
       }
     }
     return builder.build();
+  }
+
+  private static TableName tableName(String qualified) {
+    String[] parts = qualified.split("\\.", 2);
+    return new TableName(parts[0], parts[1]);
   }
 }
