@@ -93,8 +93,7 @@ final class TopicCheck {
           }
         }
       }
-      ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-      Config topicConfig = admin.describeConfigs(List.of(resource)).all().get().get(resource);
+      Config topicConfig = describeConfig(admin, topic);
       int topicMax =
           Integer.parseInt(topicConfig.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG).value());
       Object requestSize =
@@ -107,6 +106,30 @@ final class TopicCheck {
     } catch (ExecutionException e) {
       throw new IllegalStateException(
           "cannot describe hashes topic " + topic + ": " + e.getCause().getMessage(), e);
+    }
+  }
+
+  /**
+   * The topic's configuration. A topic created a moment ago may not be known to the broker that
+   * answers yet (its metadata follows the controller's): that is waited for, up to 30 s.
+   */
+  private static Config describeConfig(Admin admin, String topic)
+      throws InterruptedException, ExecutionException {
+    ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+    while (true) {
+      try {
+        return admin.describeConfigs(List.of(resource)).all().get().get(resource);
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof UnknownTopicOrPartitionException)
+            || System.nanoTime() > deadline) {
+          throw e;
+        }
+        java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L);
+        if (Thread.interrupted()) {
+          throw new InterruptedException("waiting for topic " + topic);
+        }
+      }
     }
   }
 
