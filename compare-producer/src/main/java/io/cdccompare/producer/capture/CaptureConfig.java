@@ -22,13 +22,6 @@ import org.apache.kafka.common.config.ConfigDef.ValidString;
  * to the Debezium engine (without the prefix), after ours, so an expert can override anything.
  */
 public final class CaptureConfig {
-  public static final String TOPIC_PREFIX = ConnectionSettings.TOPIC_PREFIX;
-  public static final String BOOTSTRAP_SERVERS = ConnectionSettings.BOOTSTRAP_SERVERS;
-  public static final String SOURCE_HOST = ConnectionSettings.SOURCE_HOST;
-  public static final String SOURCE_PORT = ConnectionSettings.SOURCE_PORT;
-  public static final String SOURCE_DATABASE = ConnectionSettings.SOURCE_DATABASE;
-  public static final String SOURCE_USER = ConnectionSettings.SOURCE_USER;
-  public static final String SOURCE_PASSWORD = ConnectionSettings.SOURCE_PASSWORD;
   public static final String TABLES = "tables";
   public static final String TOPIC_PARTITIONS = "topic.partitions";
   public static final String TOPIC_REPLICATION = "topic.replication.factor";
@@ -40,7 +33,6 @@ public final class CaptureConfig {
   public static final String OFFSETS_TOPIC = "offsets.topic";
   public static final String ALERTS_TOPIC = "alerts.topic";
   public static final String NAME = "capture.name";
-  public static final String REGISTRY_URL = ConnectionSettings.REGISTRY_URL;
 
   static final Set<String> PREFIXES =
       Set.of("producer.", "debezium.", "admin.", "schema.registry.");
@@ -141,15 +133,15 @@ public final class CaptureConfig {
   }
 
   public String topicPrefix() {
-    return values.getString(TOPIC_PREFIX);
+    return values.getString(ConnectionSettings.TOPIC_PREFIX);
   }
 
   public String bootstrapServers() {
-    return String.join(",", values.getList(BOOTSTRAP_SERVERS));
+    return String.join(",", values.getList(ConnectionSettings.BOOTSTRAP_SERVERS));
   }
 
   public String schemaRegistryUrl() {
-    return values.getString(REGISTRY_URL);
+    return values.getString(ConnectionSettings.REGISTRY_URL);
   }
 
   /** The source database. */

@@ -7,6 +7,7 @@ import io.cdccompare.producer.capture.NoteTable;
 import io.cdccompare.producer.compare.HashRecordWriter.ChunkId;
 import io.cdccompare.producer.compare.TaskPositions.Open;
 import io.cdccompare.producer.compare.TaskPositions.Position;
+import io.cdccompare.producer.source.PgCatalog;
 import io.cdccompare.schemas.avro.HashRecord;
 import io.cdccompare.schemas.avro.HashRecordLocation;
 import io.cdccompare.schemas.avro.TaskKind;
@@ -116,10 +117,12 @@ public final class CompareRun {
         TaskPositions positions =
             new TaskPositions(config.source().connect("cdc-compare-notes-" + task), task)) {
       List<ScanPlan> plans = resolve(catalog);
-      TopicCheck topics = new TopicCheck(config);
-      topics.requireTableTopics(plans);
-      positions.lock();
-      int maxRecordBytes = topics.ensureHashesTopic();
+      int maxRecordBytes;
+      try (TopicCheck topics = new TopicCheck(config)) {
+        topics.requireTableTopics(plans);
+        positions.lock();
+        maxRecordBytes = topics.ensureHashesTopic();
+      }
       positions.ensureTables();
       RunStart start = start(positions, plans);
       try (KafkaProducer<String, HashRecord> producer = producer(maxRecordBytes)) {
@@ -146,14 +149,7 @@ public final class CompareRun {
   }
 
   private List<ScanPlan> resolve(Connection catalog) throws SQLException {
-    SourceTables tables =
-        new SourceTables(
-            catalog,
-            config.source().database(),
-            config.topicPrefix(),
-            config.hashFormat(),
-            config.hashFunction());
-    if (!tables.relationExists(NoteTable.NAME.toString())) {
+    if (!PgCatalog.tableExists(catalog, NoteTable.NAME)) {
       throw new ConfigException(
           "source database "
               + config.source().database()
@@ -163,6 +159,13 @@ public final class CompareRun {
               + config.topicPrefix()
               + ") before comparing");
     }
+    SourceTables tables =
+        new SourceTables(
+            catalog,
+            config.source().database(),
+            config.topicPrefix(),
+            config.hashFormat(),
+            config.hashFunction());
     List<ScanPlan> plans = new ArrayList<>();
     for (var task : config.tables()) {
       plans.add(tables.resolve(task));

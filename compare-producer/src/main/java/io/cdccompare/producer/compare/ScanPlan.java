@@ -22,6 +22,7 @@ import java.util.Map;
  * @param keyColumns the source key columns, in key order
  * @param physicalTypes every source column's physical type
  * @param topic the table topic the capture writes the table's changes and markers to
+ * @param hashLength bytes per row hash of {@code hashFunction}
  * @param partitions that topic's partition count (the key-to-partition mapping)
  */
 record ScanPlan(
@@ -33,6 +34,7 @@ record ScanPlan(
     Map<String, ColumnType> physicalTypes,
     ComparedShape shape,
     HashFunction hashFunction,
+    int hashLength,
     String topic,
     int partitions) {
 
@@ -64,10 +66,5 @@ record ScanPlan(
 
   KeysetQueries queries() {
     return new KeysetQueries(dialect, table, keyColumns, keyBinder().placeholders());
-  }
-
-  /** The hash length in bytes of the task's hash function. */
-  int hashLength() {
-    return hashFunction.newDigest().digest(new byte[0], 0, 0).length;
   }
 }

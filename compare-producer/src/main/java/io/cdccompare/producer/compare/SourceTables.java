@@ -42,6 +42,7 @@ final class SourceTables {
   private final String topicPrefix;
   private final CanonicalFormat format;
   private final HashFunction hashFunction;
+  private final int hashLength;
   private final Dialect dialect = new PostgresDialect();
 
   SourceTables(
@@ -55,6 +56,7 @@ final class SourceTables {
     this.topicPrefix = topicPrefix;
     this.format = format;
     this.hashFunction = hashFunction;
+    this.hashLength = hashFunction.newDigest().digest(new byte[0], 0, 0).length;
   }
 
   ScanPlan resolve(TableTask task) throws SQLException {
@@ -116,6 +118,7 @@ final class SourceTables {
           physical,
           shape,
           hashFunction,
+          hashLength,
           topic,
           capturedPartitions(name, topic));
     } catch (IllegalArgumentException e) {
@@ -160,7 +163,7 @@ final class SourceTables {
 
   /** The partition count the capture recorded for the table's topic. */
   private int capturedPartitions(TableName table, String topic) throws SQLException {
-    if (!relationExists("repi.capturetopics")) {
+    if (!PgCatalog.tableExists(connection, new TableName("repi", "capturetopics"))) {
       throw new ConfigException(
           "source database "
               + database
@@ -185,15 +188,5 @@ final class SourceTables {
             + " in repi.capturetopics): add it to the capture's tables (topic.prefix="
             + topicPrefix
             + ") and start the capture");
-  }
-
-  boolean relationExists(String qualifiedName) throws SQLException {
-    try (PreparedStatement s = connection.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
-      s.setString(1, qualifiedName);
-      try (ResultSet rs = s.executeQuery()) {
-        rs.next();
-        return rs.getBoolean(1);
-      }
-    }
   }
 }

@@ -22,44 +22,47 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * recorded (the key-to-partition mapping the hash records are split by), and the hashes topic
  * exists — created compacted when missing — with a known largest record size.
  */
-final class TopicCheck {
+final class TopicCheck implements AutoCloseable {
   /** Room left in a record for the batch framing, the record key and the wire-format header. */
   static final int FRAMING_BYTES = 1024;
 
   private final CompareConfig config;
+  private final Admin admin;
 
+  /** Opens one admin client for every check of a task's start. */
   TopicCheck(CompareConfig config) {
     this.config = config;
+    Map<String, Object> props = new HashMap<>(config.withPrefix("admin."));
+    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+    this.admin = Admin.create(props);
   }
 
   /** Refuses a table topic that is missing or has another partition count than recorded. */
   void requireTableTopics(List<ScanPlan> plans) throws InterruptedException {
-    try (Admin admin = admin()) {
-      for (ScanPlan plan : plans) {
-        int partitions =
-            describe(admin, plan.topic())
-                .orElseThrow(
-                    () ->
-                        new ConfigException(
-                            "table "
-                                + plan.task().table()
-                                + ": its topic "
-                                + plan.topic()
-                                + " does not exist; start the capture first"))
-                .partitions()
-                .size();
-        if (partitions != plan.partitions()) {
-          throw new ConfigException(
-              "table "
-                  + plan.task().table()
-                  + ": topic "
-                  + plan.topic()
-                  + " has "
-                  + partitions
-                  + " partitions but the capture recorded "
-                  + plan.partitions()
-                  + "; the key-to-partition mapping changed, so no chunk can be verified");
-        }
+    for (ScanPlan plan : plans) {
+      int partitions =
+          describe(admin, plan.topic())
+              .orElseThrow(
+                  () ->
+                      new ConfigException(
+                          "table "
+                              + plan.task().table()
+                              + ": its topic "
+                              + plan.topic()
+                              + " does not exist; start the capture first"))
+              .partitions()
+              .size();
+      if (partitions != plan.partitions()) {
+        throw new ConfigException(
+            "table "
+                + plan.task().table()
+                + ": topic "
+                + plan.topic()
+                + " has "
+                + partitions
+                + " partitions but the capture recorded "
+                + plan.partitions()
+                + "; the key-to-partition mapping changed, so no chunk can be verified");
       }
     }
   }
@@ -73,7 +76,7 @@ final class TopicCheck {
    */
   int ensureHashesTopic() throws InterruptedException {
     String topic = config.hashesTopic();
-    try (Admin admin = admin()) {
+    try {
       if (describe(admin, topic).isEmpty()) {
         NewTopic newTopic =
             new NewTopic(
@@ -146,9 +149,8 @@ final class TopicCheck {
     }
   }
 
-  private Admin admin() {
-    Map<String, Object> props = new HashMap<>(config.withPrefix("admin."));
-    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
-    return Admin.create(props);
+  @Override
+  public void close() {
+    admin.close();
   }
 }
