@@ -134,8 +134,37 @@ public interface Dialect {
    * Creates one of cdc-compare's own tables unless it exists, with the dialect's types for the
    * neutral {@link StoredType}s (text compared exactly, byte for byte).
    */
-  String createTableIfMissingSql(
-      TableRef table, List<ColumnDefinition> columns, List<String> primaryKey);
+  default String createTableIfMissingSql(
+      TableRef table, List<ColumnDefinition> columns, List<String> primaryKey) {
+    return "CREATE TABLE IF NOT EXISTS "
+        + qualified(table)
+        + " ("
+        + columns.stream()
+            .map(
+                c ->
+                    quote(c.name())
+                        + " "
+                        + storedTypeSql(c)
+                        + (c.nullable() ? nullableSql() : " NOT NULL"))
+            .collect(Collectors.joining(", "))
+        + ", PRIMARY KEY ("
+        + primaryKey.stream().map(this::quote).collect(Collectors.joining(", "))
+        + "))"
+        + tableOptionsSql();
+  }
+
+  /** The column type of a {@link StoredType} column in {@link #createTableIfMissingSql}. */
+  String storedTypeSql(ColumnDefinition column);
+
+  /** What follows the type of a nullable column in {@link #createTableIfMissingSql}. */
+  default String nullableSql() {
+    return "";
+  }
+
+  /** What follows the column list in {@link #createTableIfMissingSql}. */
+  default String tableOptionsSql() {
+    return "";
+  }
 
   /** The physical type a {@link StoredType} column has on this database, to bind and read it. */
   ColumnType storedColumnType(StoredType type);

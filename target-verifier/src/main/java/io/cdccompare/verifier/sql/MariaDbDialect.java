@@ -9,7 +9,6 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.UUID;
-import java.util.stream.Collectors;
 
 /**
  * MariaDB (and MySQL): types by MariaDB Connector/J's names ({@code INTEGER UNSIGNED}, {@code
@@ -143,22 +142,19 @@ public final class MariaDbDialect implements Dialect {
         + String.join(", ", updates);
   }
 
-  /** InnoDB, {@code utf8mb4} with the binary collation: text compared exactly, like PostgreSQL. */
   @Override
-  public String createTableIfMissingSql(
-      TableRef table, List<ColumnDefinition> columns, List<String> primaryKey) {
-    return "CREATE TABLE IF NOT EXISTS "
-        + qualified(table)
-        + " ("
-        + columns.stream()
-            .map(c -> quote(c.name()) + " " + typeName(c) + (c.nullable() ? " NULL" : " NOT NULL"))
-            .collect(Collectors.joining(", "))
-        + ", PRIMARY KEY ("
-        + primaryKey.stream().map(this::quote).collect(Collectors.joining(", "))
-        + ")) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+  public String nullableSql() {
+    return " NULL";
   }
 
-  private static String typeName(ColumnDefinition column) {
+  /** InnoDB, {@code utf8mb4} with the binary collation: text compared exactly, like PostgreSQL. */
+  @Override
+  public String tableOptionsSql() {
+    return " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+  }
+
+  @Override
+  public String storedTypeSql(ColumnDefinition column) {
     return switch (column.type()) {
       case TEXT -> "VARCHAR(" + column.length() + ")";
       case LONG_TEXT -> "LONGTEXT";

@@ -86,20 +86,7 @@ public final class PostgresDialect implements Dialect {
   }
 
   @Override
-  public String createTableIfMissingSql(
-      TableRef table, List<ColumnDefinition> columns, List<String> primaryKey) {
-    return "CREATE TABLE IF NOT EXISTS "
-        + qualified(table)
-        + " ("
-        + columns.stream()
-            .map(c -> quote(c.name()) + " " + typeName(c) + (c.nullable() ? "" : " NOT NULL"))
-            .collect(Collectors.joining(", "))
-        + ", PRIMARY KEY ("
-        + primaryKey.stream().map(this::quote).collect(Collectors.joining(", "))
-        + "))";
-  }
-
-  private static String typeName(ColumnDefinition column) {
+  public String storedTypeSql(ColumnDefinition column) {
     return switch (column.type()) {
       case TEXT -> "varchar(" + column.length() + ")";
       case LONG_TEXT -> "text";
