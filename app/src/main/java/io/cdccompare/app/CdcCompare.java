@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
       EnvCommand.class,
       CaptureCommand.class,
       CompareCommand.class,
+      VerifyCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class CdcCompare implements Runnable {

@@ -162,14 +162,18 @@ public final class CaptureConfig {
   }
 
   public String slotName() {
-    return orDefault(
-        SLOT_NAME, "cdc_compare_" + topicPrefix().replaceAll("[^a-zA-Z0-9_]", "_").toLowerCase());
+    return orDefault(SLOT_NAME, defaultSlotName(topicPrefix()));
   }
 
   public String publicationName() {
-    return orDefault(
-        PUBLICATION_NAME,
-        "cdc_compare_" + topicPrefix().replaceAll("[^a-zA-Z0-9_]", "_").toLowerCase());
+    return orDefault(PUBLICATION_NAME, defaultSlotName(topicPrefix()));
+  }
+
+  /**
+   * The slot (and publication) name of a capture with this topic prefix and no {@code slot.name}.
+   */
+  public static String defaultSlotName(String topicPrefix) {
+    return "cdc_compare_" + topicPrefix.replaceAll("[^a-zA-Z0-9_]", "_").toLowerCase();
   }
 
   public boolean initialSnapshot() {

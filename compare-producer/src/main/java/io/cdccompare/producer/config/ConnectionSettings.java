@@ -30,8 +30,13 @@ public final class ConnectionSettings {
 
   private ConnectionSettings() {}
 
-  /** Adds the shared keys to an app's definition. */
+  /** Adds the shared keys to an app's definition: Kafka and a required source database. */
   public static ConfigDef define(ConfigDef definition) {
+    return defineSource(defineKafka(definition), true);
+  }
+
+  /** Adds the topic prefix, Kafka and the schema registry keys. */
+  public static ConfigDef defineKafka(ConfigDef definition) {
     return definition
         .define(
             TOPIC_PREFIX,
@@ -54,14 +59,18 @@ public final class ConnectionSettings {
             new ConfigDef.NonEmptyString(),
             Importance.HIGH,
             "Schema registry with the Confluent-compatible API (markers, hash records and alerts"
-                + " are Avro).")
-        .define(
-            SOURCE_HOST,
-            Type.STRING,
-            ConfigDef.NO_DEFAULT_VALUE,
-            new ConfigDef.NonEmptyString(),
-            Importance.HIGH,
-            "Source PostgreSQL host.")
+                + " are Avro).");
+  }
+
+  /**
+   * Adds the source database keys; when not {@code required}, host, database and user default to
+   * none ({@link #hasSource} tells whether they were given).
+   */
+  public static ConfigDef defineSource(ConfigDef definition, boolean required) {
+    Object none = required ? ConfigDef.NO_DEFAULT_VALUE : null;
+    ConfigDef.Validator text = required ? new ConfigDef.NonEmptyString() : null;
+    return definition
+        .define(SOURCE_HOST, Type.STRING, none, text, Importance.HIGH, "Source PostgreSQL host.")
         .define(
             SOURCE_PORT,
             Type.INT,
@@ -69,18 +78,12 @@ public final class ConnectionSettings {
             Range.between(1, 65535),
             Importance.HIGH,
             "Source PostgreSQL port.")
-        .define(
-            SOURCE_DATABASE,
-            Type.STRING,
-            ConfigDef.NO_DEFAULT_VALUE,
-            new ConfigDef.NonEmptyString(),
-            Importance.HIGH,
-            "Source database name.")
+        .define(SOURCE_DATABASE, Type.STRING, none, text, Importance.HIGH, "Source database name.")
         .define(
             SOURCE_USER,
             Type.STRING,
-            ConfigDef.NO_DEFAULT_VALUE,
-            new ConfigDef.NonEmptyString(),
+            none,
+            text,
             Importance.HIGH,
             "Source user (the capture's needs the REPLICATION attribute).")
         .define(
@@ -89,6 +92,17 @@ public final class ConnectionSettings {
             "",
             Importance.HIGH,
             "Source password (use ${env:NAME} or ${file:path:key}).");
+  }
+
+  /** True when host, database and user of the source are all set. */
+  public static boolean hasSource(AbstractConfig values) {
+    return !blank(values.getString(SOURCE_HOST))
+        && !blank(values.getString(SOURCE_DATABASE))
+        && !blank(values.getString(SOURCE_USER));
+  }
+
+  private static boolean blank(String value) {
+    return value == null || value.isBlank();
   }
 
   /** The source database of a configuration defined with {@link #define}. */

@@ -1,0 +1,84 @@
+package io.cdccompare.app;
+
+import io.cdccompare.app.config.TargetsConfig;
+import io.cdccompare.app.run.RunningVerifier;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code cdc-compare verify -c FILE [--target NAME]}: applies the replicated changes to one target
+ * and verifies every noted chunk there, until Ctrl-C. Exit 0 after Ctrl-C, 1 when the verifier
+ * stopped by itself (a poison record, a resync needed: the line names topic, partition and offset).
+ */
+@Command(
+    name = "verify",
+    mixinStandardHelpOptions = true,
+    description =
+        "Apply the replicated changes to one target and verify every noted chunk on it, until"
+            + " Ctrl-C (keys: README, 'The targets file').")
+final class VerifyCommand implements Callable<Integer> {
+  @Option(
+      names = {"-c", "--config"},
+      required = true,
+      paramLabel = "FILE",
+      description = "Targets file (Java properties, Kafka-style keys).")
+  Path config;
+
+  @Option(
+      names = {"-t", "--target"},
+      paramLabel = "NAME",
+      description = "The target to run (required when the file defines several).")
+  String target;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    TargetsConfig targets = TargetsConfig.load(config);
+    String name = targets.targetName(target);
+    RunningVerifier verifier = RunningVerifier.start(targets, name);
+    CountDownLatch closed = new CountDownLatch(1);
+    Thread hook =
+        new Thread(
+            () -> {
+              verifier.close();
+              Awaits.quietly(closed);
+            },
+            "cdc-compare-verify-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      var err = spec.commandLine().getErr();
+      err.printf(
+          "verifying target %s (application %s); Ctrl-C stops%n",
+          name, verifier.settings().applicationId());
+      err.flush();
+      Optional<Throwable> failure = verifier.awaitStop(Duration.ofDays(365_000));
+      if (failure.isPresent()) {
+        throw new IllegalStateException(
+            "target " + name + " stopped: " + CdcCompare.oneLine(rootCause(failure.get())),
+            failure.get());
+      }
+      return CdcCompare.EXIT_OK;
+    } finally {
+      verifier.close();
+      closed.countDown();
+      Awaits.removeHook(hook);
+    }
+  }
+
+  private static Throwable rootCause(Throwable e) {
+    Throwable cause = e;
+    while (cause.getCause() != null
+        && cause.getMessage() != null
+        && cause.getClass().getName().startsWith("org.apache.kafka.streams")) {
+      cause = cause.getCause();
+    }
+    return cause;
+  }
+}
