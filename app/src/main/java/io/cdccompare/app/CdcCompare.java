@@ -8,8 +8,9 @@ import picocli.CommandLine.Command;
  * The one {@code cdc-compare} command. It only parses arguments, wires objects and runs them; every
  * capability lives in a library module.
  *
- * <p>Exit codes: 0 ok, 1 failure, 2 usage error or bad configuration (a missing file, an unknown or
- * invalid key: the message names it).
+ * <p>Exit codes: 0 ok (in sync), 1 failure, 2 usage error or bad configuration (a missing file, an
+ * unknown or invalid key: the message names it); {@code report} and {@code compare run --wait} add
+ * 3 differences found, 4 unverifiable chunks or resync needed, 5 not every chunk verified yet.
  */
 @Command(
     name = "cdc-compare",
@@ -29,6 +30,21 @@ public final class CdcCompare implements Runnable {
   public static final int EXIT_OK = 0;
   public static final int EXIT_FAILURE = 1;
   public static final int EXIT_USAGE = 2;
+
+  /** {@code report}, {@code compare run --wait}: some target differs from the source. */
+  public static final int EXIT_DIFFERENCES = 3;
+
+  /**
+   * {@code report}, {@code compare run --wait}: some chunk could not be checked, or a resync is
+   * needed.
+   */
+  public static final int EXIT_UNVERIFIABLE = 4;
+
+  /**
+   * {@code report}, {@code compare run --wait}: not every noted chunk is verified on every target
+   * yet.
+   */
+  public static final int EXIT_INCOMPLETE = 5;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
