@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
         "Proves, while CDC replication keeps running, that every target holds the same"
             + " rows as the source.",
     subcommands = {
+      DemoCommand.class,
       EnvCommand.class,
       CaptureCommand.class,
       CompareCommand.class,

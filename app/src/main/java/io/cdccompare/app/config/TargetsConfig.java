@@ -279,7 +279,7 @@ public final class TargetsConfig {
 
   private static Map<String, String> withoutPrefixed(Map<String, String> raw) {
     Map<String, String> own = new TreeMap<>(raw);
-    own.keySet().removeIf(k -> PREFIXES.stream().anyMatch(k::startsWith));
+    own.keySet().retainAll(DEFINITION.names());
     return own;
   }
 

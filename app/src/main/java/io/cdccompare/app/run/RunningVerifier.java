@@ -46,6 +46,15 @@ public final class RunningVerifier implements AutoCloseable {
 
   /** Creates the topics, then starts the target's applications (they connect in the background). */
   public static RunningVerifier start(TargetsConfig config, String target) throws Exception {
+    return start(config, target, config.reportAggregate());
+  }
+
+  /**
+   * As {@link #start(TargetsConfig, String)}, choosing whether this process runs an instance of the
+   * report aggregation.
+   */
+  public static RunningVerifier start(TargetsConfig config, String target, boolean aggregateReport)
+      throws Exception {
     VerifierSettings settings = config.verifierSettings(target);
     RunningVerifier verifier = new RunningVerifier(settings);
     requireTarget(settings);
@@ -54,7 +63,7 @@ public final class RunningVerifier implements AutoCloseable {
     Properties verify = VerifyTopologyFactory.streamsProperties(settings);
     verify.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("verify").toString());
     verifier.add(VerifyTopologyFactory.build(settings), verify);
-    if (config.reportAggregate()) {
+    if (aggregateReport) {
       ReportConfig report = config.reportConfig();
       ReportTopics.ensure(report, config.bootstrapServers(), config.withPrefix("admin."));
       Properties props = new Properties();

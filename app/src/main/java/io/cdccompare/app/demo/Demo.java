@@ -1,0 +1,404 @@
+package io.cdccompare.app.demo;
+
+import io.cdccompare.app.config.TargetsConfig;
+import io.cdccompare.app.run.RunningVerifier;
+import io.cdccompare.core.key.KeyCodec;
+import io.cdccompare.core.rowhash.LogicalType;
+import io.cdccompare.embedded.Component;
+import io.cdccompare.embedded.EmbeddedEnvironment;
+import io.cdccompare.embedded.JdbcServer;
+import io.cdccompare.producer.capture.Capture;
+import io.cdccompare.producer.capture.CaptureConfig;
+import io.cdccompare.producer.compare.CompareConfig;
+import io.cdccompare.producer.compare.CompareRun;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * The whole job on the embedded environment, narrated: a sample shop on a PostgreSQL source, the
+ * capture, two verifiers (target {@code a} PostgreSQL, target {@code b} MariaDB), the initial copy,
+ * a live write load, a full compare at deep=100 and its report; then differences injected into
+ * target {@code b} and a second compare whose report names them by key. It runs the same classes
+ * and the same configuration files as the {@code capture}, {@code verify} and {@code compare run}
+ * commands. {@link #close()} (also from Ctrl-C) stops everything it started.
+ */
+public final class Demo implements AutoCloseable {
+  static final String PREFIX = "demo";
+  static final String TASK = "demo";
+  static final String TARGET_A = "a";
+  static final String TARGET_B = "b";
+  private static final int STEPS = 8;
+  private static final Duration WAIT = Duration.ofMinutes(5);
+  private static final int LOAD_TPS = 20;
+
+  private final DemoSchema schema;
+  private final PrintWriter out;
+  private final Narrator narrator;
+  private final List<AutoCloseable> running = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<RunningVerifier> verifiers = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private volatile boolean closed;
+  private volatile CompareRun compare;
+  private EmbeddedEnvironment env;
+  private Path configDir;
+  private TargetsConfig targets;
+
+  /**
+   * @param rows rows of the sample shop in all (≥ 1 000)
+   * @param terminal whether {@code out} is a terminal (progress bars redrawn in place)
+   */
+  public Demo(int rows, PrintWriter out, boolean terminal) {
+    this.schema = new DemoSchema(rows);
+    this.out = out;
+    this.narrator = new Narrator(out, terminal, STEPS);
+  }
+
+  /**
+   * Runs every step; returns the findings of the second compare checked against what was injected.
+   */
+  public DemoResult run() throws Exception {
+    startEnvironment();
+    createShop();
+    startPipeline();
+    awaitInitialCopy();
+    LiveLoad load = new LiveLoad(this::sourceConnection, schema.customers(), LOAD_TPS).start();
+    running.add(load);
+    narrator.step("Live load: about " + LOAD_TPS + " transactions/s on the source from now on");
+    narrator.done("customers' balances change, orders come and go while the compares run");
+
+    narrator.step("Full compare at deep=100 (every row), while the load runs");
+    CompareRun.Summary first = compare();
+    DemoReport clean = awaitVerdicts(first);
+    narrator.done(clean.headline());
+    clean.print(out, false);
+
+    Injection injected = inject();
+
+    narrator.step("Full compare again");
+    CompareRun.Summary second = compare();
+    DemoReport found = awaitVerdicts(second);
+    narrator.done(found.headline());
+    found.print(out, true);
+    requireHealthy(load);
+    return DemoResult.of(found, injected, load.transactions(), narrator.elapsed());
+  }
+
+  private void startEnvironment() throws IOException {
+    narrator.step(
+        "Starting the embedded environment: Kafka (KRaft), schema registry, PostgreSQL source"
+            + " and target, MariaDB");
+    env = EmbeddedEnvironment.start(EnumSet.allOf(Component.class));
+    running.add(env);
+    configDir = Files.createDirectories(env.root().resolve("demo-config"));
+    narrator.done("up; the demo's files are in " + env.root() + " (deleted at the end)");
+  }
+
+  private void createShop() throws SQLException {
+    narrator.step(
+        String.format(
+            Locale.ROOT,
+            "Creating the sample shop on the source: %,d customers, %,d orders (composite key),"
+                + " all_types (every supported type); %,d rows",
+            schema.customers(),
+            schema.customers() * DemoSchema.ORDERS_PER_CUSTOMER,
+            schema.rows()));
+    env.sourcePostgres().createDatabase("shop");
+    try (Connection source = sourceConnection()) {
+      schema.fillSource(source);
+    }
+    env.targetPostgres().createDatabase("shop");
+    try (Connection a = env.targetPostgres().connect("shop")) {
+      DemoSchema.createOnPostgres(a);
+    }
+    env.mariadb().createDatabase("shop");
+    try (Connection b = env.mariadb().connect("shop")) {
+      DemoSchema.createOnMariaDb(b);
+    }
+    narrator.done("source filled; empty tables on target a (PostgreSQL) and b (MariaDB)");
+  }
+
+  private void startPipeline() throws Exception {
+    narrator.step(
+        "Starting the capture (Debezium, snapshot then streaming into topics "
+            + PREFIX
+            + ".shop.*) and the verifiers of targets a and b");
+    Path capturePath = write("capture.properties", captureFile());
+    Path targetsPath = write("targets.properties", targetsFile());
+    write("task.properties", taskFile());
+    Capture capture = new Capture(CaptureConfig.load(capturePath));
+    ExecutorService thread = Executors.newSingleThreadExecutor(r -> new Thread(r, "demo-capture"));
+    Future<?> captureRun =
+        thread.submit(
+            () -> {
+              capture.run();
+              return null;
+            });
+    running.add(
+        () -> {
+          capture.stop();
+          thread.shutdown();
+          thread.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
+        });
+    while (!capture.awaitStreaming(Duration.ofMillis(200))) {
+      if (captureRun.isDone()) {
+        captureRun.get();
+      }
+      requireOpen();
+    }
+    targets = TargetsConfig.load(targetsPath);
+    RunningVerifier a = RunningVerifier.start(targets, TARGET_A, true);
+    running.add(a);
+    verifiers.add(a);
+    RunningVerifier b = RunningVerifier.start(targets, TARGET_B, false);
+    running.add(b);
+    verifiers.add(b);
+    a.awaitRunning(WAIT);
+    b.awaitRunning(WAIT);
+    narrator.done(
+        "capture streaming; verifiers running (a also runs the report aggregation); files: "
+            + configDir);
+  }
+
+  private void awaitInitialCopy() throws Exception {
+    narrator.step("Initial copy: waiting until both targets hold every source row");
+    long total = schema.rows();
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (true) {
+      long a;
+      long b;
+      try (Connection ca = env.targetPostgres().connect("shop");
+          Connection cb = env.mariadb().connect("shop")) {
+        a = DemoSchema.countRows(ca);
+        b = DemoSchema.countRows(cb);
+      }
+      narrator.progress(
+          Math.min(a, b), total, String.format(Locale.ROOT, "a %,d  b %,d of %,d", a, b, total));
+      if (a == total && b == total) {
+        break;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "initial copy incomplete after " + WAIT + ": a " + a + ", b " + b + " of " + total);
+      }
+      requireOpen();
+      Thread.sleep(250);
+    }
+    narrator.done(String.format(Locale.ROOT, "%,d rows on each target", total));
+  }
+
+  private CompareRun.Summary compare() throws Exception {
+    compare = new CompareRun(CompareConfig.load(configDir.resolve("task.properties")), false);
+    try {
+      CompareRun.Summary summary = compare.run();
+      if (!summary.complete()) {
+        throw new IllegalStateException("the compare was stopped");
+      }
+      long chunks = summary.tables().stream().mapToLong(CompareRun.TableDone::chunks).sum();
+      narrator.say(
+          String.format(
+              Locale.ROOT,
+              "noted %d chunks of %d tables (run %s); waiting for both targets' verdicts",
+              chunks,
+              summary.tables().size(),
+              summary.taskRunId()));
+      return summary;
+    } finally {
+      compare = null;
+    }
+  }
+
+  private DemoReport awaitVerdicts(CompareRun.Summary run) throws Exception {
+    DemoReport report = DemoReport.reader(targets, run);
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (true) {
+      DemoReport.Progress progress = report.refresh();
+      narrator.progress(progress.verified(), progress.expected(), progress.label());
+      if (progress.complete()) {
+        return report;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("verdicts incomplete after " + WAIT + ": " + progress);
+      }
+      requireOpen();
+      Thread.sleep(500);
+    }
+  }
+
+  private Injection inject() throws SQLException {
+    long failed = 2L * 21;
+    long missedCustomer = 2L * 7;
+    int missedOrder = 2;
+    long extra = 2L * 2121 + 1; // odd: no source customer has it, inside the compared range
+    narrator.step("Injecting differences into target b (MariaDB), directly in its tables");
+    try (Connection b = env.mariadb().connect("shop");
+        Statement s = b.createStatement()) {
+      s.executeUpdate(
+          "UPDATE shop.customers SET email = 'tampered@example.com' WHERE id = " + failed);
+      s.executeUpdate(
+          "DELETE FROM shop.orders WHERE customer_id = "
+              + missedCustomer
+              + " AND order_no = "
+              + missedOrder);
+      s.executeUpdate(
+          "INSERT INTO shop.customers (id, name, email, country, balance, vip, created_at)"
+              + " VALUES ("
+              + extra
+              + ", 'Not in the source', 'ghost@example.com', 'DE', 0, 0, NULL)");
+    }
+    Injection injection =
+        new Injection(
+            new KeyCodec(List.of(LogicalType.BIGINT)).encode(List.of(failed)),
+            new KeyCodec(List.of(LogicalType.BIGINT, LogicalType.INTEGER))
+                .encode(List.of(missedCustomer, missedOrder)),
+            new KeyCodec(List.of(LogicalType.BIGINT)).encode(List.of(extra)));
+    narrator.done(
+        "changed email of customers "
+            + injection.failed()
+            + ", deleted orders "
+            + injection.missed()
+            + ", added customers "
+            + injection.extra());
+    return injection;
+  }
+
+  /** The keys of the three rows made to differ on target b. */
+  record Injection(String failed, String missed, String extra) {}
+
+  private void requireHealthy(LiveLoad load) {
+    if (load.failure() != null) {
+      throw new IllegalStateException(
+          "the live load stopped: " + load.failure().getMessage(), load.failure());
+    }
+  }
+
+  /** Throws when the demo was stopped, or a verifier stopped by itself (naming why). */
+  private void requireOpen() {
+    if (closed) {
+      throw new IllegalStateException("the demo was stopped");
+    }
+    for (RunningVerifier v : verifiers) {
+      v.failure()
+          .ifPresent(
+              e -> {
+                Throwable cause = e;
+                while (cause.getCause() != null) {
+                  cause = cause.getCause();
+                }
+                throw new IllegalStateException(
+                    "the verifier of target "
+                        + v.settings().target()
+                        + " stopped: "
+                        + e.getMessage()
+                        + " — "
+                        + cause.getMessage(),
+                    e);
+              });
+    }
+  }
+
+  private Connection sourceConnection() {
+    try {
+      return env.sourcePostgres().connect("shop");
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot connect to the source: " + e.getMessage(), e);
+    }
+  }
+
+  private Map<String, String> kafka() {
+    Map<String, String> props = new LinkedHashMap<>();
+    props.put("topic.prefix", PREFIX);
+    props.put("bootstrap.servers", env.kafka().bootstrapServers());
+    props.put("schema.registry.url", env.registry().confluentApiUrl());
+    return props;
+  }
+
+  private Map<String, String> source() {
+    JdbcServer pg = env.sourcePostgres();
+    Map<String, String> props = kafka();
+    props.put("source.hostname", pg.host());
+    props.put("source.port", Integer.toString(pg.port()));
+    props.put("source.database", "shop");
+    props.put("source.user", pg.user());
+    props.put("source.password", pg.password());
+    props.put("tables", String.join(", ", DemoSchema.TABLES));
+    return props;
+  }
+
+  private Map<String, String> captureFile() {
+    Map<String, String> props = source();
+    props.put("snapshot", "initial");
+    props.put("topic.partitions", "3");
+    props.put("poll.interval.ms", "20");
+    props.put("heartbeat.interval.ms", "1000");
+    return props;
+  }
+
+  private Map<String, String> taskFile() {
+    Map<String, String> props = source();
+    props.put("task.name", TASK);
+    props.put("deep", "100");
+    props.put("progress", "off");
+    return props;
+  }
+
+  private Map<String, String> targetsFile() {
+    Map<String, String> props = source();
+    JdbcServer a = env.targetPostgres();
+    props.put("target.a.url", a.jdbcUrl("shop"));
+    props.put("target.a.user", a.user());
+    props.put("target.a.password", a.password());
+    JdbcServer b = env.mariadb();
+    props.put("target.b.url", b.jdbcUrl("shop"));
+    props.put("target.b.user", b.user());
+    props.put("target.b.password", b.password());
+    props.put("apply.max.delay.ms", "200");
+    props.put("state.dir", env.root().resolve("streams").toString());
+    props.put("streams.commit.interval.ms", "200");
+    return props;
+  }
+
+  private Path write(String name, Map<String, String> props) {
+    StringBuilder text = new StringBuilder("# written by cdc-compare demo\n");
+    props.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
+    Path file = configDir.resolve(name);
+    try {
+      return Files.writeString(file, text);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Stops the load, a running compare, the verifiers, the capture and the environment. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    CompareRun current = compare;
+    if (current != null) {
+      current.stop();
+    }
+    for (int i = running.size() - 1; i >= 0; i--) {
+      try {
+        running.get(i).close();
+      } catch (Exception e) {
+        org.slf4j.LoggerFactory.getLogger(Demo.class).warn("stopping the demo: {}", e.toString());
+      }
+    }
+  }
+}
