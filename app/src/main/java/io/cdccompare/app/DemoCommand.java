@@ -9,7 +9,6 @@ import io.cdccompare.app.demo.DemoResult;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -58,14 +57,8 @@ final class DemoCommand implements Callable<Integer> {
     out.println("cdc-compare demo — logs: " + log);
     out.flush();
     Demo demo = new Demo(rows, out, System.console() != null);
-    CountDownLatch finished = new CountDownLatch(1);
-    Thread hook =
-        new Thread(
-            () -> {
-              demo.close();
-              Awaits.quietly(finished);
-            },
-            "cdc-compare-demo-stop");
+    // Ctrl-C stops everything at once: the demo's data is disposable, no step needs finishing
+    Thread hook = new Thread(demo::close, "cdc-compare-demo-stop");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
       DemoResult result = demo.run();
@@ -83,7 +76,6 @@ final class DemoCommand implements Callable<Integer> {
       return CdcCompare.EXIT_OK;
     } finally {
       demo.close();
-      finished.countDown();
       Awaits.removeHook(hook);
     }
   }

@@ -46,6 +46,12 @@ public final class Demo implements AutoCloseable {
   private static final Duration WAIT = Duration.ofMinutes(5);
   private static final int LOAD_TPS = 20;
 
+  /**
+   * How long stopping waits for each part: on Ctrl-C the environment's own shutdown hook stops the
+   * servers at the same time, and a client whose broker is gone would wait for its whole timeout.
+   */
+  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
+
   private final DemoSchema schema;
   private final PrintWriter out;
   private final Narrator narrator;
@@ -151,7 +157,8 @@ public final class Demo implements AutoCloseable {
         () -> {
           capture.stop();
           thread.shutdown();
-          thread.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
+          thread.awaitTermination(
+              STOP_TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
         });
     while (!capture.awaitStreaming(Duration.ofMillis(200))) {
       if (captureRun.isDone()) {
@@ -161,10 +168,10 @@ public final class Demo implements AutoCloseable {
     }
     targets = TargetsConfig.load(targetsPath);
     RunningVerifier a = RunningVerifier.start(targets, TARGET_A, true);
-    running.add(a);
+    running.add(() -> a.close(STOP_TIMEOUT));
     verifiers.add(a);
     RunningVerifier b = RunningVerifier.start(targets, TARGET_B, false);
-    running.add(b);
+    running.add(() -> b.close(STOP_TIMEOUT));
     verifiers.add(b);
     a.awaitRunning(WAIT);
     b.awaitRunning(WAIT);

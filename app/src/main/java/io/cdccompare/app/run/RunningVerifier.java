@@ -153,7 +153,15 @@ public final class RunningVerifier implements AutoCloseable {
   /** Closes every application, letting each commit what it applied. */
   @Override
   public void close() {
-    apps.forEach(a -> a.close(CLOSE_TIMEOUT));
+    close(CLOSE_TIMEOUT);
+  }
+
+  /**
+   * Closes every application, waiting at most {@code timeout} for each (a broker that is gone
+   * already would make a close wait for its whole timeout).
+   */
+  public void close(Duration timeout) {
+    apps.forEach(a -> a.close(timeout));
     stopped.countDown();
   }
 

@@ -1,0 +1,147 @@
+package io.cdccompare.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The README's first command as a user runs it: {@code cdc-compare demo} in its own process, to the
+ * end (smaller than the default so the test run stays short), and stopped with Ctrl-C in the
+ * middle. Either way nothing of the environment is left behind.
+ */
+class DemoIT {
+  private static final Pattern ENV_ROOT = Pattern.compile("the demo's files are in (\\S+)");
+
+  @Test
+  void theDemoShowsTheInjectedDifferencesByKeyOnTargetBAndACleanTargetA(@TempDir Path dir)
+      throws Exception {
+    // Given the demo, started as a user starts it
+    Process process = start(dir, "--rows", "20000");
+
+    // When it runs to its end
+    List<String> lines = readUntil(process, line -> false);
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("exited").isTrue();
+
+    // Then it succeeded, and the second report shows on target b exactly the injected rows by key
+    String out = String.join("\n", lines);
+    assertThat(process.exitValue()).as(out).isEqualTo(CdcCompare.EXIT_OK);
+    assertThat(lines).anyMatch(l -> l.startsWith("[8/8] Full compare again"));
+    List<String> second = lines.subList(indexOf(lines, "[8/8]"), lines.size());
+    assertThat(second)
+        .anyMatch(l -> l.matches(" +b +shop\\.customers +DIFFERENCES +\\d+ +\\d+ +1 +0 +1 .*"))
+        .anyMatch(l -> l.matches(" +b +shop\\.orders +DIFFERENCES +\\d+ +\\d+ +0 +1 +0 .*"))
+        .anyMatch(l -> l.matches(" +b +shop\\.all_types +IN_SYNC .*"))
+        .anyMatch(l -> l.strip().equals("failed keys: 42"))
+        .anyMatch(l -> l.strip().equals("missed keys: 14,2"))
+        .anyMatch(l -> l.strip().equals("extra keys: 4243"));
+    for (String table : List.of("customers", "orders", "all_types")) {
+      assertThat(second)
+          .as("target a, table %s", table)
+          .anyMatch(l -> l.matches(" +a +shop\\." + table + " +IN_SYNC +\\d+ +\\d+ +0 +0 +0 .*"));
+    }
+    // And the first report, before the injection, found both targets in sync
+    List<String> first = lines.subList(indexOf(lines, "[6/8]"), indexOf(lines, "[7/8]"));
+    assertThat(first.stream().filter(l -> l.matches(" +[ab] +shop\\.\\w+ +IN_SYNC .*"))).hasSize(6);
+    assertThat(out).contains("Done in ");
+    assertNothingLeft(lines);
+  }
+
+  @Test
+  void ctrlCDuringTheCompareStopsEverything(@TempDir Path dir) throws Exception {
+    // Given the demo, running its first compare
+    Process process = start(dir, "--rows", "20000");
+    List<String> lines = readUntil(process, line -> line.startsWith("[6/8]"));
+    List<ProcessHandle> children = process.descendants().filter(ProcessHandle::isAlive).toList();
+
+    // When Ctrl-C
+    new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).start().waitFor();
+
+    // Then it ends within a minute, with the JVM's exit code for SIGINT, and nothing is left
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("exited after Ctrl-C; %s", lines).isTrue();
+    lines.addAll(readUntil(process, line -> false));
+    assertThat(process.exitValue()).isEqualTo(130);
+    assertThat(children.size()).as("servers started").isGreaterThanOrEqualTo(5);
+    assertThat(children).noneMatch(ProcessHandle::isAlive);
+    assertNothingLeft(lines);
+  }
+
+  private static Process start(Path dir, String... args) throws IOException {
+    Path jar = Path.of("target", "cdc-compare.jar").toAbsolutePath();
+    assertThat(jar).exists();
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx384m");
+    command.add("-jar");
+    command.add(jar.toString());
+    command.add("demo");
+    command.add("--log-file");
+    command.add(dir.resolve("demo.log").toString());
+    command.addAll(List.of(args));
+    return new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectInput(ProcessBuilder.Redirect.PIPE)
+        .start();
+  }
+
+  /** Lines of the demo's output up to the first that {@code last} accepts, or to its end. */
+  private static List<String> readUntil(Process process, Predicate<String> last)
+      throws IOException {
+    List<String> lines = new ArrayList<>();
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    String line;
+    while ((line = out.readLine()) != null) {
+      lines.add(line);
+      if (last.test(line)) {
+        break;
+      }
+    }
+    return lines;
+  }
+
+  private static int indexOf(List<String> lines, String prefix) {
+    for (int i = 0; i < lines.size(); i++) {
+      if (lines.get(i).startsWith(prefix)) {
+        return i;
+      }
+    }
+    throw new AssertionError("no line starts with " + prefix + " in " + lines);
+  }
+
+  /** The environment's directory is gone and no process mentions it. */
+  private static void assertNothingLeft(List<String> lines) {
+    Path root = null;
+    for (String line : lines) {
+      Matcher m = ENV_ROOT.matcher(line);
+      if (m.find()) {
+        root = Path.of(m.group(1));
+      }
+    }
+    assertThat(root).as("environment directory named in %s", lines).isNotNull();
+    String rootText = root.toString();
+    List<String> mentioning = new ArrayList<>();
+    ProcessHandle.allProcesses()
+        .filter(ProcessHandle::isAlive)
+        .forEach(
+            p ->
+                p.info()
+                    .commandLine()
+                    .filter(c -> c.contains(rootText))
+                    .ifPresent(mentioning::add));
+    assertThat(mentioning).isEmpty();
+    assertThat(Files.exists(root)).isFalse();
+  }
+}
