@@ -13,8 +13,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code cdc-compare verify -c FILE [--target NAME]}: applies the replicated changes to one target
- * and verifies every noted chunk there, until Ctrl-C. Exit 0 after Ctrl-C, 1 when the verifier
- * stopped by itself (a poison record, a resync needed: the line names topic, partition and offset).
+ * and verifies every noted chunk there, until Ctrl-C (the JVM then exits 130). Exit 1 when the
+ * verifier stopped by itself (a poison record, a resync needed: the line names topic, partition and
+ * offset).
  */
 @Command(
     name = "verify",
