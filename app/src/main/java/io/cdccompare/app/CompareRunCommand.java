@@ -1,10 +1,7 @@
 package io.cdccompare.app;
 
-import io.cdccompare.app.report.ReportOutcome;
-import io.cdccompare.app.report.ReportTable;
+import io.cdccompare.app.report.RunReport;
 import io.cdccompare.app.report.RunWait;
-import io.cdccompare.app.report.TaskReport;
-import io.cdccompare.app.report.TaskReports;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.producer.compare.CompareRun;
 import io.cdccompare.topology.report.ReportConfig;
@@ -150,37 +147,14 @@ final class CompareRunCommand implements Callable<Integer> {
     RunWait wait = new RunWait(reader::entries, task.taskName(), task.targets(), tables, WAIT_POLL);
     waiting.set(wait);
     CommandLine cli = spec.commandLine();
-    cli.getErr()
-        .printf(
-            "waiting up to %d s until %s verified every noted chunk%n",
-            waitTimeoutSeconds, String.join(", ", task.targets()));
-    cli.getErr().flush();
-    RunWait.Result result =
-        wait.await(
+    return RunReport.await(
+            wait,
+            task.taskName(),
+            task.targets(),
             Duration.ofSeconds(waitTimeoutSeconds),
-            line -> {
-              cli.getErr().println(line);
-              cli.getErr().flush();
-            });
-    if (result.ending() == RunWait.Ending.STOPPED) {
-      return EXIT_STOPPED;
-    }
-    List<TaskReport> shown =
-        TaskReports.of(result.entries(), Optional.of(task.taskName()), task.targets());
-    ReportTable.write(shown, cli.getOut());
-    if (result.ending() == RunWait.Ending.TIMED_OUT) {
-      cli.getErr()
-          .println(
-              "cdc-compare: not every noted chunk was verified within "
-                  + waitTimeoutSeconds
-                  + " s: "
-                  + RunWait.describe(result.behind()));
-      cli.getErr().flush();
-      return CdcCompare.EXIT_INCOMPLETE;
-    }
-    ReportOutcome outcome = ReportOutcome.of(shown);
-    ReportCommand.printReason(cli, outcome);
-    return outcome.exitCode();
+            cli.getOut(),
+            cli.getErr())
+        .orElse(EXIT_STOPPED);
   }
 
   /**

@@ -5,6 +5,7 @@ import io.cdccompare.app.report.ReportJson;
 import io.cdccompare.app.report.ReportOutcome;
 import io.cdccompare.app.report.ReportTable;
 import io.cdccompare.app.report.ResultKeys;
+import io.cdccompare.app.report.RunReport;
 import io.cdccompare.app.report.TaskReport;
 import io.cdccompare.app.report.TaskReports;
 import io.cdccompare.topology.report.ReportReader;
@@ -110,18 +111,7 @@ final class ReportCommand implements Callable<Integer> {
     } else {
       ReportTable.write(shown, out);
     }
-    printReason(spec.commandLine(), outcome);
+    RunReport.printReason(spec.commandLine().getErr(), outcome);
     return outcome.exitCode();
-  }
-
-  /** The outcome's reason, one line on standard error, when it is not 0. */
-  static void printReason(CommandLine cli, ReportOutcome outcome) {
-    outcome
-        .reason()
-        .ifPresent(
-            reason -> {
-              cli.getErr().println("cdc-compare: " + reason);
-              cli.getErr().flush();
-            });
   }
 }
