@@ -142,4 +142,16 @@ class ReportJsonTest {
     assertThat(ReportSchema.errors(unknownField)).anyMatch(e -> e.contains("colour"));
     assertThat(ReportSchema.errors(negative)).anyMatch(e -> e.contains("matched"));
   }
+
+  @Test
+  void theExampleOfTheDocumentationFollowsTheSchema() throws Exception {
+    // Given the example of docs/report-json.md
+    String doc = java.nio.file.Files.readString(ReportSchema.FILE.resolveSibling("report-json.md"));
+    int start = doc.indexOf("```json\n") + "```json\n".length();
+    String example = doc.substring(start, doc.indexOf("```", start));
+
+    // When it is validated / Then the schema accepts it
+    assertThat(example).contains("\"formatVersion\"");
+    assertThat(ReportSchema.errors(example)).isEmpty();
+  }
 }
