@@ -1,20 +1,36 @@
 package io.cdccompare.app;
 
+import io.cdccompare.app.report.RunReport;
+import io.cdccompare.app.report.RunWait;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.producer.compare.CompareRun;
+import io.cdccompare.topology.report.ReportConfig;
+import io.cdccompare.topology.report.ReportReader;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.config.ConfigException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code cdc-compare compare run -c FILE [--restart]}: runs a full compare task to its end. Ctrl-C
- * stops it after the chunk being read is closed; the next run continues after it.
+ * {@code cdc-compare compare run -c FILE [--restart] [--wait [--wait-timeout SECONDS]]}: runs a
+ * full compare task to its end. Ctrl-C stops it after the chunk being read is closed; the next run
+ * continues after it. With {@code --wait} it then waits until every target of the task's {@code
+ * targets} key verified every noted chunk of the run ({@link RunWait}), prints the task's report
+ * and exits with the report's code.
  *
- * <p>Exit codes: 0 every table noted to its end, 1 failure, 2 bad configuration, 130 stopped by
- * Ctrl-C before the end.
+ * <p>Exit codes: 0 every table noted to its end (with {@code --wait}: and in sync on every target),
+ * 1 failure, 2 bad configuration, 130 stopped by Ctrl-C before the end; with {@code --wait} also 3
+ * differences, 4 unverifiable or resync needed, 5 the wait timed out.
  */
 @Command(
     name = "run",
@@ -24,6 +40,12 @@ import picocli.CommandLine.Option;
             + " (keys: compare-producer/README.md). A stopped task continues where it stopped.")
 final class CompareRunCommand implements Callable<Integer> {
   static final int EXIT_STOPPED = 130;
+
+  /** How often the report is read while waiting. */
+  static final Duration WAIT_POLL = Duration.ofSeconds(1);
+
+  /** Longest one read of the report topic while waiting. */
+  static final Duration REPORT_READ_TIMEOUT = Duration.ofSeconds(30);
 
   @Option(
       names = {"-c", "--config"},
@@ -37,16 +59,45 @@ final class CompareRunCommand implements Callable<Integer> {
       description = "Start a new run even if the last one stopped before its end.")
   boolean restart;
 
+  @Option(
+      names = "--wait",
+      description =
+          "After the run, wait until every target of the task's 'targets' key verified every"
+              + " noted chunk, print the report and exit with its code (0, 3, 4; 5 on timeout).")
+  boolean waitForReport;
+
+  @Option(
+      names = "--wait-timeout",
+      paramLabel = "SECONDS",
+      defaultValue = "3600",
+      description = "Longest --wait waits for the targets (default ${DEFAULT-VALUE}).")
+  long waitTimeoutSeconds;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() throws Exception {
-    CompareRun run = new CompareRun(CompareConfig.load(config), restart);
+    if (waitTimeoutSeconds < 1) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--wait-timeout must be at least 1 second, was " + waitTimeoutSeconds);
+    }
+    CompareConfig task = CompareConfig.load(config);
+    if (waitForReport && task.targets().isEmpty()) {
+      throw new ConfigException(
+          config
+              + ": --wait needs the key "
+              + CompareConfig.TARGETS
+              + " (the targets that verify this task, as named in the targets file)");
+    }
+    CompareRun run = new CompareRun(task, restart);
+    AtomicReference<RunWait> waiting = new AtomicReference<>();
     CountDownLatch finished = new CountDownLatch(1);
     Thread hook =
         new Thread(
             () -> {
               run.stop();
+              Optional.ofNullable(waiting.get()).ifPresent(RunWait::stop);
               Awaits.quietly(finished);
             },
             "cdc-compare-compare-stop");
@@ -69,10 +120,50 @@ final class CompareRunCommand implements Callable<Integer> {
           summary.taskRunId(),
           summary.complete() ? "noted every chunk" : "stopped; run again to continue");
       out.flush();
-      return summary.complete() ? CdcCompare.EXIT_OK : EXIT_STOPPED;
+      if (!summary.complete()) {
+        return EXIT_STOPPED;
+      }
+      return waitForReport ? awaitReport(task, summary, waiting) : CdcCompare.EXIT_OK;
     } finally {
       finished.countDown();
       Awaits.removeHook(hook);
     }
+  }
+
+  /** Waits for the targets, prints the task's report and returns its exit code. */
+  private int awaitReport(
+      CompareConfig task, CompareRun.Summary summary, AtomicReference<RunWait> waiting)
+      throws InterruptedException {
+    ReportReader reader =
+        new ReportReader(
+            ReportConfig.of(task.topicPrefix(), task.schemaRegistryUrl()),
+            task.bootstrapServers(),
+            consumerSettings(task),
+            REPORT_READ_TIMEOUT);
+    List<RunWait.NotedTable> tables =
+        summary.tables().stream()
+            .map(t -> new RunWait.NotedTable(t.table().toString(), t.runId(), t.chunks()))
+            .toList();
+    RunWait wait = new RunWait(reader::entries, task.taskName(), task.targets(), tables, WAIT_POLL);
+    waiting.set(wait);
+    CommandLine cli = spec.commandLine();
+    return RunReport.await(
+            wait,
+            task.taskName(),
+            task.targets(),
+            Duration.ofSeconds(waitTimeoutSeconds),
+            cli.getOut(),
+            cli.getErr())
+        .orElse(EXIT_STOPPED);
+  }
+
+  /**
+   * The report reader's consumer settings: the task file has no {@code consumer.*} section, so the
+   * {@code admin.*} settings that a consumer also knows (security, SASL, TLS) are reused.
+   */
+  private static Map<String, Object> consumerSettings(CompareConfig task) {
+    Map<String, Object> settings = new HashMap<>(task.withPrefix("admin."));
+    settings.keySet().retainAll(ConsumerConfig.configNames());
+    return settings;
   }
 }

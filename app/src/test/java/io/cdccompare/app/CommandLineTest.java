@@ -92,6 +92,71 @@ class CommandLineTest {
         .contains("cannot connect to source database jdbc:postgresql://127.0.0.1:1/shop as cdc");
   }
 
+  @Test
+  void reportHelpListsItsOptions() {
+    // Given / When the report command's help is asked for
+    int exit = run("report", "--help");
+
+    // Then it exits 0 and lists every option
+    assertThat(exit).isEqualTo(CdcCompare.EXIT_OK);
+    assertThat(out.toString())
+        .contains("Usage: cdc-compare report")
+        .contains("--config=FILE")
+        .contains("--task=NAME")
+        .contains("--output=FORMAT")
+        .contains("--keys")
+        .contains("--max-keys=N")
+        .contains("--timeout=SECONDS");
+    assertThat(run("--help")).isEqualTo(CdcCompare.EXIT_OK);
+    assertThat(out.toString()).contains("  report ");
+  }
+
+  @Test
+  void reportWithAMissingFileIsAConfigurationError() {
+    // Given a targets file that does not exist
+    // When the report is asked for
+    int exit = run("report", "-c", "/nonexistent/targets.properties");
+
+    // Then one line names the file and the exit code is 2
+    assertThat(exit).isEqualTo(CdcCompare.EXIT_USAGE);
+    assertThat(err.toString().strip())
+        .isEqualTo(
+            "cdc-compare: configuration file /nonexistent/targets.properties does not exist");
+  }
+
+  @Test
+  void reportWithAnUnknownFormatIsAUsageError() {
+    // Given / When an output format that does not exist is asked for
+    int exit = run("report", "-c", "/nonexistent/targets.properties", "-o", "yaml");
+
+    // Then exit 2 naming the option
+    assertThat(exit).isEqualTo(CdcCompare.EXIT_USAGE);
+    assertThat(err.toString()).contains("--output").contains("yaml");
+  }
+
+  @Test
+  void compareRunWaitWithoutTargetsNamesTheKeyBeforeAnythingRuns(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    // Given a task file without the targets key (and a source that does not listen)
+    java.nio.file.Path task = dir.resolve("task.properties");
+    java.nio.file.Files.writeString(task, minimal() + "task.name=t\n");
+
+    // When it is run with --wait
+    int exit = run("compare", "run", "-c", task.toString(), "--wait");
+
+    // Then exit 2 with one line naming the key; the source was never tried
+    assertThat(exit).isEqualTo(CdcCompare.EXIT_USAGE);
+    assertThat(err.toString().strip().lines()).hasSize(1);
+    assertThat(err.toString()).contains("--wait needs the key targets").doesNotContain("source");
+  }
+
+  @Test
+  void compareRunWaitHelpListsItsOptions() {
+    // Given / When / Then
+    assertThat(run("compare", "run", "--help")).isEqualTo(CdcCompare.EXIT_OK);
+    assertThat(out.toString()).contains("--wait").contains("--wait-timeout=SECONDS");
+  }
+
   private static String minimal() {
     return "topic.prefix=shop\n"
         + "bootstrap.servers=127.0.0.1:1\n"

@@ -47,6 +47,7 @@ public final class CompareConfig {
   public static final String CHUNK_TIME_MS = "throttle.chunk.time.ms";
   public static final String PROGRESS = "progress";
   public static final String PROGRESS_INTERVAL_MS = "progress.interval.ms";
+  public static final String TARGETS = "targets";
 
   /** The largest chunk: a chunk's compared keys and hashes are held in memory until it closes. */
   static final int MAX_CHUNK = 1_000_000;
@@ -162,7 +163,15 @@ public final class CompareConfig {
               10_000L,
               Range.atLeast(100),
               Importance.LOW,
-              "How often a progress log line is written.");
+              "How often a progress log line is written.")
+          .define(
+              TARGETS,
+              Type.LIST,
+              List.of(),
+              new TargetNames(),
+              Importance.MEDIUM,
+              "Targets that verify this task (names as in the targets file): compare run --wait"
+                  + " waits until each one verified every noted chunk.");
 
   private final AbstractConfig values;
   private final Map<String, String> raw;
@@ -262,6 +271,11 @@ public final class CompareConfig {
     return Duration.ofMillis(values.getLong(PROGRESS_INTERVAL_MS));
   }
 
+  /** The targets that verify this task, in order; empty when the file names none. */
+  public List<String> targets() {
+    return values.getList(TARGETS);
+  }
+
   /** Settings under a pass-through prefix, with the prefix removed. */
   public Map<String, Object> withPrefix(String prefix) {
     return ConfigFile.withPrefix(raw, prefix);
@@ -273,6 +287,23 @@ public final class CompareConfig {
     public void ensureValid(String name, Object value) {
       if (value == null || !value.toString().matches("[a-zA-Z0-9._-]{1,100}")) {
         throw new ConfigException(name, value, "use 1-100 of the characters a-z A-Z 0-9 . _ -");
+      }
+    }
+  }
+
+  /** Target names as the targets file spells them, each once. */
+  static final class TargetNames implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(String name, Object value) {
+      List<?> names = (List<?>) value;
+      for (Object target : names) {
+        if (target == null || !target.toString().matches("[A-Za-z0-9_-]+")) {
+          throw new ConfigException(
+              name, value, "a target name is letters, digits, _ or -, was '" + target + "'");
+        }
+      }
+      if (Set.copyOf(names).size() != names.size()) {
+        throw new ConfigException(name, value, "names a target twice");
       }
     }
   }

@@ -24,13 +24,34 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * Reads the report as it stands: the latest entry of every key of the compacted report topic, and
  * chunk results of the results topic. Each read takes the topic's end offsets first and reads every
  * partition from its start up to them (no consumer group, nothing committed, {@code
- * read_committed}), so it sees every record written before the call. Not thread-safe; one reader
- * per caller.
+ * read_committed}), so it sees every record written before the call. It never creates a topic (a
+ * missing one is a {@link MissingTopicException}), and a broker that does not answer fails a read
+ * within the timeout with a {@link TimeoutException} naming the bootstrap servers. Not thread-safe;
+ * one reader per caller.
  */
 public final class ReportReader {
+  /** The consumer's own default request timeout, kept when the read's timeout is longer. */
+  private static final int DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
   private final ReportConfig config;
+  private final String bootstrapServers;
   private final Map<String, Object> consumerConfig;
   private final Duration timeout;
+
+  /** The topic a read needs does not exist: no verifier has run with this topic prefix. */
+  public static final class MissingTopicException extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+    private final String topic;
+
+    public MissingTopicException(String topic) {
+      super("topic " + topic + " does not exist (no verifier has run with this topic.prefix)");
+      this.topic = topic;
+    }
+
+    public String topic() {
+      return topic;
+    }
+  }
 
   /**
    * @param consumerProperties consumer settings (security and the like), without prefix
@@ -41,12 +62,23 @@ public final class ReportReader {
       String bootstrapServers,
       Map<String, Object> consumerProperties,
       Duration timeout) {
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("timeout must be positive, was " + timeout);
+    }
     this.config = config;
+    this.bootstrapServers = bootstrapServers;
     this.timeout = timeout;
     Map<String, Object> props = new HashMap<>(consumerProperties);
     props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    // a broker with auto.create.topics.enable must not create a missing report topic for a reader
+    props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
+    // no call of the consumer may outlast the read's timeout
+    int timeoutMs = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+    props.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
+    props.put(
+        ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(timeoutMs, DEFAULT_REQUEST_TIMEOUT_MS));
     props.remove(ConsumerConfig.GROUP_ID_CONFIG);
     props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
     props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
@@ -58,7 +90,9 @@ public final class ReportReader {
    * The latest report entry of every (task, target, table) and (task, target), in key order of
    * first appearance; a tombstone removes its key.
    *
-   * @throws TimeoutException naming the topic when it cannot be read within the timeout
+   * @throws TimeoutException naming the topic and the bootstrap servers when it cannot be read
+   *     within the timeout
+   * @throws MissingTopicException when the report topic does not exist
    */
   public List<ReportEntry> entries() {
     Map<String, ReportEntry> latest = new LinkedHashMap<>();
@@ -75,7 +109,13 @@ public final class ReportReader {
     return new ArrayList<>(latest.values());
   }
 
-  /** Every chunk result the results topic holds that {@code wanted} accepts, in topic order. */
+  /**
+   * Every chunk result the results topic holds that {@code wanted} accepts, in topic order.
+   *
+   * @throws TimeoutException naming the topic and the bootstrap servers when it cannot be read
+   *     within the timeout
+   * @throws MissingTopicException when the results topic does not exist
+   */
   public List<ChunkResult> results(Predicate<ChunkResult> wanted) {
     List<ChunkResult> out = new ArrayList<>();
     read(
@@ -91,14 +131,31 @@ public final class ReportReader {
 
   private <T extends SpecificRecord> void read(
       String topic, Class<T> type, java.util.function.BiConsumer<String, T> sink) {
+    try {
+      readToEnd(topic, type, sink);
+    } catch (TimeoutException e) {
+      throw new TimeoutException(
+          "cannot read topic "
+              + topic
+              + " from Kafka at "
+              + bootstrapServers
+              + " within "
+              + timeout.toSeconds()
+              + " s (is the broker reachable?): "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  private <T extends SpecificRecord> void readToEnd(
+      String topic, Class<T> type, java.util.function.BiConsumer<String, T> sink) {
     Instant deadline = Instant.now().plus(timeout);
     try (SpecificAvroDeserializer<T> values = new SpecificAvroDeserializer<>(type);
         KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig)) {
       values.configure(config.serdeConfig(), false);
       List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
       if (infos == null || infos.isEmpty()) {
-        throw new IllegalStateException(
-            "topic " + topic + " does not exist (no verifier has run with this topic.prefix)");
+        throw new MissingTopicException(topic);
       }
       List<TopicPartition> partitions = new ArrayList<>();
       infos.forEach(i -> partitions.add(new TopicPartition(topic, i.partition())));

@@ -1,0 +1,117 @@
+package io.cdccompare.app;
+
+import io.cdccompare.app.config.TargetsConfig;
+import io.cdccompare.app.report.ReportJson;
+import io.cdccompare.app.report.ReportOutcome;
+import io.cdccompare.app.report.ReportTable;
+import io.cdccompare.app.report.ResultKeys;
+import io.cdccompare.app.report.RunReport;
+import io.cdccompare.app.report.TaskReport;
+import io.cdccompare.app.report.TaskReports;
+import io.cdccompare.topology.report.ReportReader;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code cdc-compare report -c FILE [--task NAME] [-o table|json] [--keys]}: shows the report as it
+ * stands — per task and target the totals and the tables, chunks noted vs verified, row outcomes —
+ * and exits with its outcome ({@link ReportOutcome}): 0 in sync, 3 differences, 4 unverifiable or
+ * resync needed, 5 not every noted chunk verified yet (or nothing reported); 1 when Kafka cannot be
+ * read, 2 for a bad file.
+ */
+@Command(
+    name = "report",
+    mixinStandardHelpOptions = true,
+    description =
+        "Show the report: per task and target, chunks noted vs verified and matched / failed /"
+            + " missed / extra rows; exit 0 in sync, 3 differences, 4 unverifiable or resync"
+            + " needed, 5 not every noted chunk verified yet.")
+final class ReportCommand implements Callable<Integer> {
+  /** Output formats. */
+  enum Format {
+    table,
+    json
+  }
+
+  @Option(
+      names = {"-c", "--config"},
+      required = true,
+      paramLabel = "FILE",
+      description = "Targets file (Java properties, Kafka-style keys).")
+  Path config;
+
+  @Option(
+      names = "--task",
+      paramLabel = "NAME",
+      description = "Show this task only (default: every task in the report).")
+  String task;
+
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "FORMAT",
+      defaultValue = "table",
+      description = "table (aligned text, the default) or json (docs/report-json.md).")
+  Format output;
+
+  @Option(
+      names = "--keys",
+      description = "List the failed, missed and extra keys of every table with differences.")
+  boolean keys;
+
+  @Option(
+      names = "--max-keys",
+      paramLabel = "N",
+      defaultValue = "100",
+      description = "Keys listed per kind and table at most (default ${DEFAULT-VALUE}; 0: all).")
+  int maxKeys;
+
+  @Option(
+      names = "--timeout",
+      paramLabel = "SECONDS",
+      defaultValue = "30",
+      description = "Longest one read of a topic may take (default ${DEFAULT-VALUE}).")
+  long timeoutSeconds;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    if (maxKeys < 0) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--max-keys must be 0 or more, was " + maxKeys);
+    }
+    if (timeoutSeconds < 1) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--timeout must be at least 1 second, was " + timeoutSeconds);
+    }
+    TargetsConfig targets = TargetsConfig.load(config);
+    ReportReader reader =
+        new ReportReader(
+            targets.reportConfig(),
+            targets.bootstrapServers(),
+            targets.withPrefix("consumer."),
+            Duration.ofSeconds(timeoutSeconds));
+    List<TaskReport> shown =
+        TaskReports.of(reader.entries(), Optional.ofNullable(task), targets.targetNames());
+    if (keys) {
+      ResultKeys found =
+          ResultKeys.of(reader.results(ResultKeys.ofRowsWithDifferences(shown)), maxKeys);
+      shown = TaskReports.withKeys(shown, found);
+    }
+    ReportOutcome outcome = ReportOutcome.of(shown);
+    var out = spec.commandLine().getOut();
+    if (output == Format.json) {
+      ReportJson.write(shown, outcome, targets.reportConfig().reportTopic(), out);
+    } else {
+      ReportTable.write(shown, out);
+    }
+    RunReport.printReason(spec.commandLine().getErr(), outcome);
+    return outcome.exitCode();
+  }
+}
