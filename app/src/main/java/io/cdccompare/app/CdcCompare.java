@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
       CaptureCommand.class,
       CompareCommand.class,
       VerifyCommand.class,
+      StatusCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class CdcCompare implements Runnable {
