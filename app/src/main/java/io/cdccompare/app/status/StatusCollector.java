@@ -7,6 +7,7 @@ import io.cdccompare.topology.verify.VerifierSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -100,39 +101,16 @@ public final class StatusCollector {
                 ::read);
 
     Instant deadline = clock.instant().plus(timeout).plus(GRACE);
-    CaptureStatus capture = null;
-    if (slot != null) {
-      Outcome<CaptureStatus> read = await(slot, deadline);
-      capture =
-          read.ok()
-              ? read.value()
-              : CaptureStatus.unreachable(
-                  config.slotName(), source.get().jdbcUrl(), read.failure());
-    }
+    CaptureStatus capture =
+        slot == null ? null : capture(await(slot, deadline), source.get().jdbcUrl());
     Map<String, Outcome<Checkpoints>> applied = new LinkedHashMap<>();
     checkpoints.forEach((name, f) -> applied.put(name, await(f, deadline)));
     Outcome<TopicOffsets> kafka = await(offsets, deadline);
     Outcome<CompareStatus> report = await(compares, deadline);
-
-    Map<PartitionOffset, Instant> timestamps = Map.of();
-    String timestampsFailure = null;
-    if (kafka.ok()) {
-      Set<PartitionOffset> wanted = new LinkedHashSet<>();
-      for (VerifierSettings t : targets) {
-        Outcome<Checkpoints> read = applied.get(t.target());
-        if (read.ok()) {
-          wanted.addAll(TargetLag.oldestUnapplied(t, read.value(), kafka.value()));
-        }
-      }
-      Map<TopicPartition, Long> end = new HashMap<>();
-      kafka.value().partitions().forEach((p, range) -> end.put(p, range.end()));
-      Outcome<Map<PartitionOffset, Instant>> read =
-          await(
-              pool.submit(() -> new RecordTimestampReader(consumer(), timeout).read(wanted, end)),
-              clock.instant().plus(timeout).plus(GRACE));
-      timestamps = read.ok() ? read.value() : Map.of();
-      timestampsFailure = read.failure();
-    }
+    Outcome<Map<PartitionOffset, Instant>> ages =
+        kafka.ok()
+            ? oldestTimestamps(pool, targets, applied, kafka.value())
+            : new Outcome<>(Map.of(), null);
 
     Instant now = clock.instant();
     List<TargetStatus> statuses = new ArrayList<>();
@@ -140,7 +118,13 @@ public final class StatusCollector {
       Outcome<Checkpoints> read = applied.get(t.target());
       statuses.add(
           read.ok()
-              ? TargetLag.status(t, read.value(), kafka.value(), timestamps, timestampsFailure, now)
+              ? TargetLag.status(
+                  t,
+                  read.value(),
+                  kafka.value(),
+                  ages.ok() ? ages.value() : Map.of(),
+                  ages.failure(),
+                  now)
               : TargetStatus.unreachable(
                   t.target(),
                   t.applicationId(),
@@ -149,7 +133,7 @@ public final class StatusCollector {
     }
     return new StatusReport(
         config.topicPrefix(),
-        now,
+        now.truncatedTo(ChronoUnit.MILLIS),
         config.bootstrapServers(),
         capture,
         kafka.failure(),
@@ -157,6 +141,35 @@ public final class StatusCollector {
         report.ok()
             ? report.value()
             : CompareStatus.unreachable(config.reportConfig().reportTopic(), report.failure()));
+  }
+
+  private CaptureStatus capture(Outcome<CaptureStatus> read, String sourceUrl) {
+    return read.ok()
+        ? read.value()
+        : CaptureStatus.unreachable(config.slotName(), sourceUrl, read.failure());
+  }
+
+  /**
+   * The timestamps of the oldest unapplied record of every lagging partition of every target whose
+   * checkpoints were read: the second step, once checkpoints and end offsets are known.
+   */
+  private Outcome<Map<PartitionOffset, Instant>> oldestTimestamps(
+      ExecutorService pool,
+      List<VerifierSettings> targets,
+      Map<String, Outcome<Checkpoints>> applied,
+      TopicOffsets offsets) {
+    Set<PartitionOffset> wanted = new LinkedHashSet<>();
+    for (VerifierSettings t : targets) {
+      Outcome<Checkpoints> read = applied.get(t.target());
+      if (read.ok()) {
+        wanted.addAll(TargetLag.oldestUnapplied(t, read.value(), offsets));
+      }
+    }
+    Map<TopicPartition, Long> end = new HashMap<>();
+    offsets.partitions().forEach((p, range) -> end.put(p, range.end()));
+    return await(
+        pool.submit(() -> new RecordTimestampReader(consumer(), timeout).read(wanted, end)),
+        clock.instant().plus(timeout).plus(GRACE));
   }
 
   private Map<String, Object> admin() {

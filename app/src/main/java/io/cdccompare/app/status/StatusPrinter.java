@@ -1,6 +1,7 @@
 package io.cdccompare.app.status;
 
 import java.io.PrintWriter;
+import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 
 /**
@@ -16,7 +17,8 @@ public final class StatusPrinter {
 
   public static void print(StatusReport report, PrintWriter out) {
     out.printf(
-        "cdc-compare status  topic.prefix %s  at %s%n", report.topicPrefix(), report.readAt());
+        "cdc-compare status  topic.prefix %s  at %s%n",
+        report.topicPrefix(), report.readAt().truncatedTo(ChronoUnit.SECONDS));
     out.println();
     capture(report.capture(), out);
     out.println();
