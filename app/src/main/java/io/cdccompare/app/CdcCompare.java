@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
       CompareCommand.class,
       VerifyCommand.class,
       ReportCommand.class,
+      StatusCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class CdcCompare implements Runnable {

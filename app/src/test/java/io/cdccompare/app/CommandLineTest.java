@@ -157,6 +157,79 @@ class CommandLineTest {
     assertThat(out.toString()).contains("--wait").contains("--wait-timeout=SECONDS");
   }
 
+  @Test
+  void statusHelpExitsZeroAndNamesItsOptions() {
+    // When
+    int exit = run("status", "--help");
+
+    // Then
+    assertThat(exit).isEqualTo(CdcCompare.EXIT_OK);
+    assertThat(out.toString())
+        .contains("Usage: cdc-compare status")
+        .contains("--config")
+        .contains("--output")
+        .contains("--timeout");
+    assertThat(run("--help")).isEqualTo(CdcCompare.EXIT_OK);
+    assertThat(out.toString()).contains("status");
+  }
+
+  @Test
+  void statusWithAMissingFileIsAConfigurationError() {
+    // When
+    int exit = run("status", "-c", "/nonexistent/targets.properties");
+
+    // Then
+    assertThat(exit).isEqualTo(CdcCompare.EXIT_USAGE);
+    assertThat(err.toString().strip())
+        .isEqualTo(
+            "cdc-compare: configuration file /nonexistent/targets.properties does not exist");
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
+  void statusWithAnUnknownOutputFormatIsAUsageError(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    // Given
+    java.nio.file.Path targets = dir.resolve("targets.properties");
+    java.nio.file.Files.writeString(targets, minimal() + "target.pg.url=jdbc:postgresql://x/y\n");
+
+    // When
+    int exit = run("status", "-c", targets.toString(), "-o", "yaml");
+
+    // Then
+    assertThat(exit).isEqualTo(CdcCompare.EXIT_USAGE);
+    assertThat(err.toString()).contains("--output").contains("yaml");
+  }
+
+  @Test
+  void statusWithNothingReachableNamesEveryPartAndExitsOne(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    // Given a targets file whose source, Kafka and target do not listen
+    java.nio.file.Path targets = dir.resolve("targets.properties");
+    java.nio.file.Files.writeString(
+        targets, minimal() + "target.pg.url=jdbc:postgresql://127.0.0.1:1/target\n");
+
+    // When
+    int exit = run("status", "-c", targets.toString(), "--timeout", "2");
+
+    // Then every part is one UNREACHABLE line naming it, and the exit code is 1
+    assertThat(exit).as(err.toString()).isEqualTo(CdcCompare.EXIT_FAILURE);
+    assertThat(out.toString().lines())
+        .anyMatch(
+            l ->
+                l.startsWith(
+                    "CAPTURE  slot cdc_compare_shop  jdbc:postgresql://127.0.0.1:1/shop "
+                        + " UNREACHABLE  cannot connect to source database"))
+        .anyMatch(l -> l.startsWith("TARGETS  kafka 127.0.0.1:1  UNREACHABLE  "))
+        .anyMatch(
+            l ->
+                l.startsWith(
+                    "  pg  jdbc:postgresql://127.0.0.1:1/target  UNREACHABLE  cannot connect to"
+                        + " target pg at jdbc:postgresql://127.0.0.1:1/target"))
+        .anyMatch(l -> l.startsWith("COMPARES  shop.compare.report  UNREACHABLE  "));
+    assertThat(err.toString()).isEmpty();
+  }
+
   private static String minimal() {
     return "topic.prefix=shop\n"
         + "bootstrap.servers=127.0.0.1:1\n"

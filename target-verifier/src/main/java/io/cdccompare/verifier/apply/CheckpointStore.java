@@ -13,6 +13,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -63,6 +65,48 @@ public final class CheckpointStore {
   public Optional<Checkpoint> lock(String application, String topic, int partition)
       throws SQLException {
     return read(application, topic, partition, true);
+  }
+
+  /**
+   * Every checkpoint of one application, ordered by topic and partition: how far that application
+   * has applied each partition to this target (read by {@code cdc-compare status}). Reads without
+   * locking; the table must exist (a missing table is the database's error).
+   */
+  public List<Checkpoint> list(String application) throws SQLException {
+    // the columns after application, in table order: topic, partition, offset, LSNs, updated_at
+    List<String> read =
+        CheckpointSql.COLUMNS.subList(1, CheckpointSql.COLUMNS.size()).stream()
+            .map(c -> dialect.quote(c.name()))
+            .toList();
+    String select =
+        "SELECT "
+            + String.join(", ", read)
+            + " FROM "
+            + dialect.qualified(sql.table())
+            + " WHERE "
+            + dialect.keyEquals(CheckpointSql.PRIMARY_KEY.subList(0, 1), List.of("?"))
+            + " ORDER BY "
+            + read.get(0)
+            + ", "
+            + read.get(1);
+    List<Checkpoint> out = new ArrayList<>();
+    try (PreparedStatement statement = connection.prepareStatement(select)) {
+      statement.setString(1, application);
+      try (ResultSet row = statement.executeQuery()) {
+        while (row.next()) {
+          out.add(
+              new Checkpoint(
+                  application,
+                  row.getString(1),
+                  row.getInt(2),
+                  row.getLong(3),
+                  getLong(row, 4),
+                  getLong(row, 5),
+                  StoredValues.instant(timestampReader.read(row, 6))));
+        }
+      }
+    }
+    return out;
   }
 
   /** Inserts or overwrites a checkpoint, in the caller's transaction. */

@@ -1,0 +1,79 @@
+package io.cdccompare.app;
+
+import io.cdccompare.app.config.TargetsConfig;
+import io.cdccompare.app.status.StatusCollector;
+import io.cdccompare.app.status.StatusJson;
+import io.cdccompare.app.status.StatusPrinter;
+import io.cdccompare.app.status.StatusReport;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code cdc-compare status -c FILE [-o table|json]}: the operator's one screen: the capture's
+ * slot, each target's lag per table-topic partition, the compares. Wiring only: the reads and the
+ * printing live in {@code io.cdccompare.app.status}.
+ *
+ * <p>Exit codes: 0 every part could be read, 1 some part was unreachable (each one named in its
+ * line, everything else printed), 2 bad configuration.
+ */
+@Command(
+    name = "status",
+    mixinStandardHelpOptions = true,
+    description =
+        "Show the capture's replication slot, each target's lag per table-topic partition (records"
+            + " and seconds) and the compares of the report, on one screen. Exit 0 when every"
+            + " part could be read, 1 when some part was unreachable.")
+final class StatusCommand implements Callable<Integer> {
+  /** The output formats. */
+  enum Output {
+    table,
+    json
+  }
+
+  @Option(
+      names = {"-c", "--config"},
+      required = true,
+      paramLabel = "FILE",
+      description = "Targets file (Java properties, Kafka-style keys; source.* for the capture).")
+  Path config;
+
+  @Option(
+      names = {"-o", "--output"},
+      defaultValue = "table",
+      paramLabel = "FORMAT",
+      description = "table (default) or json.")
+  Output output;
+
+  @Option(
+      names = "--timeout",
+      defaultValue = "15",
+      paramLabel = "SECONDS",
+      description = "Longest any one read of a database or of Kafka may take (default 15).")
+  int timeoutSeconds;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    if (timeoutSeconds <= 0) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--timeout must be positive, was " + timeoutSeconds);
+    }
+    TargetsConfig targets = TargetsConfig.load(config);
+    StatusReport report =
+        new StatusCollector(targets, Duration.ofSeconds(timeoutSeconds), Clock.systemUTC())
+            .collect();
+    var out = spec.commandLine().getOut();
+    if (output == Output.json) {
+      StatusJson.print(report, out);
+    } else {
+      StatusPrinter.print(report, out);
+    }
+    return report.complete() ? CdcCompare.EXIT_OK : CdcCompare.EXIT_FAILURE;
+  }
+}

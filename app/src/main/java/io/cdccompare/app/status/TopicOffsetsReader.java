@@ -1,0 +1,128 @@
+package io.cdccompare.app.status;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsResult;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+
+/**
+ * Reads the table topics' partitions, their start and end offsets (Kafka's earliest and latest,
+ * uncommitted isolation: the end offset is the high watermark) and the verifiers' committed group
+ * offsets, with one admin client. Reads only: it never creates a topic or joins a group.
+ */
+final class TopicOffsetsReader {
+  private final Map<String, Object> adminProperties;
+  private final Duration timeout;
+
+  /**
+   * @param adminProperties admin client settings, {@code bootstrap.servers} included
+   */
+  TopicOffsetsReader(Map<String, Object> adminProperties, Duration timeout) {
+    this.adminProperties = adminProperties;
+    this.timeout = timeout;
+  }
+
+  /**
+   * @param topics the table topics
+   * @param groups the verifiers' application ids
+   * @throws TimeoutException when Kafka does not answer within the timeout
+   * @throws ExecutionException when Kafka refuses a read the whole status needs
+   */
+  TopicOffsets read(Collection<String> topics, Collection<String> groups)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    Instant deadline = Instant.now().plus(timeout);
+    Map<String, Object> props = new HashMap<>(adminProperties);
+    int millis = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+    props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, millis);
+    props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, millis);
+    props.putIfAbsent(AdminClientConfig.CLIENT_ID_CONFIG, "cdc-compare-status");
+    try (Admin admin = Admin.create(props)) {
+      Map<TopicPartition, TopicOffsets.Range> partitions = new HashMap<>();
+      Set<String> missing = new HashSet<>();
+      Map<String, KafkaFuture<TopicDescription>> described =
+          admin.describeTopics(topics).topicNameValues();
+      List<TopicPartition> existing = new ArrayList<>();
+      for (String topic : topics) {
+        try {
+          TopicDescription description = get(described.get(topic), deadline);
+          description
+              .partitions()
+              .forEach(p -> existing.add(new TopicPartition(topic, p.partition())));
+        } catch (ExecutionException e) {
+          if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+            throw e;
+          }
+          missing.add(topic);
+        }
+      }
+      if (!existing.isEmpty()) {
+        Map<TopicPartition, ListOffsetsResultInfo> start =
+            get(admin.listOffsets(spec(existing, OffsetSpec.earliest())).all(), deadline);
+        Map<TopicPartition, ListOffsetsResultInfo> end =
+            get(admin.listOffsets(spec(existing, OffsetSpec.latest())).all(), deadline);
+        for (TopicPartition p : existing) {
+          partitions.put(p, new TopicOffsets.Range(start.get(p).offset(), end.get(p).offset()));
+        }
+      }
+      Map<String, Map<TopicPartition, Long>> committed = new HashMap<>();
+      Map<String, String> groupErrors = new HashMap<>();
+      Map<String, ListConsumerGroupOffsetsSpec> specs = new HashMap<>();
+      groups.forEach(g -> specs.put(g, new ListConsumerGroupOffsetsSpec()));
+      ListConsumerGroupOffsetsResult offsets = admin.listConsumerGroupOffsets(specs);
+      for (String group : specs.keySet()) {
+        try {
+          Map<TopicPartition, Long> byPartition = new HashMap<>();
+          Map<TopicPartition, OffsetAndMetadata> read =
+              get(offsets.partitionsToOffsetAndMetadata(group), deadline);
+          read.forEach(
+              (p, o) -> {
+                if (o != null) {
+                  byPartition.put(p, o.offset());
+                }
+              });
+          committed.put(group, byPartition);
+        } catch (ExecutionException e) {
+          groupErrors.put(
+              group, "offsets of consumer group " + group + ": " + Reasons.oneLine(e.getCause()));
+        }
+      }
+      return new TopicOffsets(partitions, missing, committed, groupErrors);
+    }
+  }
+
+  private static Map<TopicPartition, OffsetSpec> spec(
+      List<TopicPartition> partitions, OffsetSpec spec) {
+    Map<TopicPartition, OffsetSpec> out = new HashMap<>();
+    partitions.forEach(p -> out.put(p, spec));
+    return out;
+  }
+
+  private <T> T get(KafkaFuture<T> future, Instant deadline)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    long left = Math.max(1, Duration.between(Instant.now(), deadline).toMillis());
+    try {
+      return future.get(left, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      throw new TimeoutException("Kafka did not answer within " + timeout.toSeconds() + " s");
+    }
+  }
+}
