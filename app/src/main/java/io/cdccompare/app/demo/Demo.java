@@ -1,6 +1,7 @@
 package io.cdccompare.app.demo;
 
 import io.cdccompare.app.config.TargetsConfig;
+import io.cdccompare.app.report.TaskReport;
 import io.cdccompare.app.run.RunningVerifier;
 import io.cdccompare.core.key.KeyCodec;
 import io.cdccompare.core.rowhash.LogicalType;
@@ -88,17 +89,17 @@ public final class Demo implements AutoCloseable {
 
     narrator.step("Full compare at deep=100 (every row), while the load runs");
     CompareRun.Summary first = compare();
-    DemoReport clean = awaitVerdicts(first);
-    narrator.done(clean.headline());
-    clean.print(out, false);
+    List<TaskReport> clean = awaitVerdicts(first);
+    narrator.done(DemoReport.headline(clean));
+    DemoReport.print(clean, out);
 
     Injection injected = inject();
 
     narrator.step("Full compare again");
     CompareRun.Summary second = compare();
-    DemoReport found = awaitVerdicts(second);
-    narrator.done(found.headline());
-    found.print(out, true);
+    List<TaskReport> found = awaitVerdicts(second);
+    narrator.done(DemoReport.headline(found));
+    DemoReport.print(found, out);
     requireHealthy(load);
     return DemoResult.of(found, injected, load.transactions(), narrator.elapsed());
   }
@@ -228,14 +229,14 @@ public final class Demo implements AutoCloseable {
     }
   }
 
-  private DemoReport awaitVerdicts(CompareRun.Summary run) throws Exception {
-    DemoReport report = DemoReport.reader(targets, run);
+  private List<TaskReport> awaitVerdicts(CompareRun.Summary run) throws Exception {
+    DemoReport report = DemoReport.of(targets, run);
     long deadline = System.nanoTime() + WAIT.toNanos();
     while (true) {
       DemoReport.Progress progress = report.refresh();
       narrator.progress(progress.verified(), progress.expected(), progress.label());
       if (progress.complete()) {
-        return report;
+        return report.report();
       }
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("verdicts incomplete after " + WAIT + ": " + progress);
