@@ -9,6 +9,7 @@ import io.cdccompare.app.demo.DemoResult;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -40,6 +41,13 @@ final class DemoCommand implements Callable<Integer> {
       description = "Where the logs go (default: <tmp>/cdc-compare-demo.log).")
   Path logFile;
 
+  @Option(
+      names = "--keep-running",
+      description =
+          "After the last step keep everything running (servers, capture, verifiers, load) and"
+              + " print the commands to try against it, until Ctrl-C.")
+  boolean keepRunning;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -70,14 +78,30 @@ final class DemoCommand implements Callable<Integer> {
       }
       out.printf(
           "Done in %s: target a is in sync; target b differs by exactly the three injected rows,"
-              + " named by key. %d live transactions ran meanwhile. Stopping everything.%n",
-          result.elapsed(), result.loadTransactions());
+              + " named by key. %d live transactions ran meanwhile.%s%n",
+          result.elapsed(), result.loadTransactions(), keepRunning ? "" : " Stopping everything.");
       out.flush();
+      if (keepRunning) {
+        keepRunning(demo, out);
+      }
       return CdcCompare.EXIT_OK;
     } finally {
       demo.close();
       Awaits.removeHook(hook);
     }
+  }
+
+  /** Prints the commands to try against the running demo, then waits for Ctrl-C. */
+  private static void keepRunning(Demo demo, PrintWriter out) throws InterruptedException {
+    Path files = demo.configDir();
+    out.println();
+    out.println("Everything keeps running (the load too); try, in another terminal:");
+    out.println("  ./cdc-compare report -c " + files.resolve("targets.properties") + " --keys");
+    out.println("  ./cdc-compare status -c " + files.resolve("targets.properties"));
+    out.println("  ./cdc-compare compare run -c " + files.resolve("task.properties") + " --wait");
+    out.println("Ctrl-C here stops everything.");
+    out.flush();
+    new CountDownLatch(1).await();
   }
 
   /** Sends every log line to {@code file} instead of standard error. */

@@ -358,6 +358,7 @@ public final class Demo implements AutoCloseable {
   private Map<String, String> taskFile() {
     Map<String, String> props = source();
     props.put("task.name", TASK);
+    props.put("targets", TARGET_A + "," + TARGET_B);
     props.put("deep", "100");
     props.put("progress", "off");
     return props;
@@ -388,6 +389,11 @@ public final class Demo implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** Where the demo's capture, task and targets files are (inside the environment's directory). */
+  public Path configDir() {
+    return configDir;
   }
 
   /** Stops the load, a running compare, the verifiers, the capture and the environment. */

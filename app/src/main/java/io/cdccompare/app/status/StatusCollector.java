@@ -84,12 +84,6 @@ public final class StatusCollector {
         source
             .map(s -> pool.submit(new SlotReader(s, config.slotName(), timeout)::read))
             .orElse(null);
-    Map<String, Future<Checkpoints>> checkpoints = new LinkedHashMap<>();
-    targets.forEach(
-        t -> checkpoints.put(t.target(), pool.submit(new CheckpointReader(t, timeout)::read)));
-    Future<TopicOffsets> offsets =
-        pool.submit(
-            () -> new TopicOffsetsReader(admin(), timeout).read(topics, List.copyOf(groups)));
     Future<CompareStatus> compares =
         pool.submit(
             new CompareReader(
@@ -99,20 +93,33 @@ public final class StatusCollector {
                     config.withPrefix("consumer."),
                     timeout)
                 ::read);
-
-    Instant deadline = clock.instant().plus(timeout).plus(GRACE);
-    CaptureStatus capture =
-        slot == null ? null : capture(await(slot, deadline), source.get().jdbcUrl());
+    // group offsets, then checkpoints, then end offsets: each read after the one it is compared
+    // with, so a live verifier never shows a group ahead of its checkpoint or a checkpoint past
+    // the end
+    // the ages are measured at the start of the reads: the time the positions describe
+    Instant readAt = clock.instant();
+    TopicOffsetsReader kafkaReader = new TopicOffsetsReader(admin(), timeout);
+    Outcome<TopicOffsetsReader.Groups> groupOffsets =
+        await(pool.submit(() -> kafkaReader.readGroups(List.copyOf(groups))), deadline());
+    Map<String, Future<Checkpoints>> checkpoints = new LinkedHashMap<>();
+    targets.forEach(
+        t -> checkpoints.put(t.target(), pool.submit(new CheckpointReader(t, timeout)::read)));
     Map<String, Outcome<Checkpoints>> applied = new LinkedHashMap<>();
-    checkpoints.forEach((name, f) -> applied.put(name, await(f, deadline)));
-    Outcome<TopicOffsets> kafka = await(offsets, deadline);
-    Outcome<CompareStatus> report = await(compares, deadline);
+    Instant checkpointsRead = deadline();
+    checkpoints.forEach((name, f) -> applied.put(name, await(f, checkpointsRead)));
+    Outcome<TopicOffsets> kafka =
+        groupOffsets.ok()
+            ? await(pool.submit(() -> kafkaReader.read(topics, groupOffsets.value())), deadline())
+            : new Outcome<>(null, groupOffsets.failure());
+    Instant othersRead = deadline();
+    CaptureStatus capture =
+        slot == null ? null : capture(await(slot, othersRead), source.get().jdbcUrl());
+    Outcome<CompareStatus> report = await(compares, othersRead);
     Outcome<Map<PartitionOffset, Instant>> ages =
         kafka.ok()
             ? oldestTimestamps(pool, targets, applied, kafka.value())
             : new Outcome<>(Map.of(), null);
 
-    Instant now = clock.instant();
     List<TargetStatus> statuses = new ArrayList<>();
     for (VerifierSettings t : targets) {
       Outcome<Checkpoints> read = applied.get(t.target());
@@ -124,7 +131,7 @@ public final class StatusCollector {
                   kafka.value(),
                   ages.ok() ? ages.value() : Map.of(),
                   ages.failure(),
-                  now)
+                  readAt)
               : TargetStatus.unreachable(
                   t.target(),
                   t.applicationId(),
@@ -133,7 +140,7 @@ public final class StatusCollector {
     }
     return new StatusReport(
         config.topicPrefix(),
-        now.truncatedTo(ChronoUnit.MILLIS),
+        readAt.truncatedTo(ChronoUnit.MILLIS),
         config.bootstrapServers(),
         capture,
         kafka.failure(),
@@ -169,7 +176,7 @@ public final class StatusCollector {
     offsets.partitions().forEach((p, range) -> end.put(p, range.end()));
     return await(
         pool.submit(() -> new RecordTimestampReader(consumer(), timeout).read(wanted, end)),
-        clock.instant().plus(timeout).plus(GRACE));
+        deadline());
   }
 
   private Map<String, Object> admin() {
@@ -189,6 +196,11 @@ public final class StatusCollector {
     boolean ok() {
       return failure == null;
     }
+  }
+
+  /** The end of one step of reads that run at the same time. */
+  private Instant deadline() {
+    return clock.instant().plus(timeout).plus(GRACE);
   }
 
   private <T> Outcome<T> await(Future<T> future, Instant deadline) {

@@ -42,20 +42,61 @@ final class TopicOffsetsReader {
   }
 
   /**
-   * @param topics the table topics
+   * The verifiers' committed group offsets. Read them before the checkpoints: a group never commits
+   * past its checkpoint + 1, so offsets read first never show ahead of checkpoints read after.
+   *
    * @param groups the verifiers' application ids
+   * @throws TimeoutException when Kafka does not answer within the timeout
+   */
+  Groups readGroups(Collection<String> groups)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    Instant deadline = Instant.now().plus(timeout);
+    try (Admin admin = Admin.create(props())) {
+      Map<String, Map<TopicPartition, Long>> committed = new HashMap<>();
+      Map<String, String> groupErrors = new HashMap<>();
+      Map<String, ListConsumerGroupOffsetsSpec> specs = new HashMap<>();
+      groups.forEach(g -> specs.put(g, new ListConsumerGroupOffsetsSpec()));
+      ListConsumerGroupOffsetsResult offsets = admin.listConsumerGroupOffsets(specs);
+      for (String group : specs.keySet()) {
+        try {
+          Map<TopicPartition, Long> byPartition = new HashMap<>();
+          Map<TopicPartition, OffsetAndMetadata> read =
+              get(offsets.partitionsToOffsetAndMetadata(group), deadline);
+          read.forEach(
+              (p, o) -> {
+                if (o != null) {
+                  byPartition.put(p, o.offset());
+                }
+              });
+          committed.put(group, byPartition);
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof TimeoutException
+              || e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException) {
+            throw e;
+          }
+          groupErrors.put(
+              group, "offsets of consumer group " + group + ": " + Reasons.oneLine(e.getCause()));
+        }
+      }
+      return new Groups(committed, groupErrors);
+    }
+  }
+
+  /** Committed offsets per group, and the groups whose offsets could not be read. */
+  record Groups(Map<String, Map<TopicPartition, Long>> offsets, Map<String, String> errors) {}
+
+  /**
+   * The table topics' partitions with their start and end offsets, read after the checkpoints (an
+   * end offset read first could show a checkpoint past the end), together with {@code groups}.
+   *
+   * @param topics the table topics
    * @throws TimeoutException when Kafka does not answer within the timeout
    * @throws ExecutionException when Kafka refuses a read the whole status needs
    */
-  TopicOffsets read(Collection<String> topics, Collection<String> groups)
+  TopicOffsets read(Collection<String> topics, Groups groups)
       throws InterruptedException, ExecutionException, TimeoutException {
     Instant deadline = Instant.now().plus(timeout);
-    Map<String, Object> props = new HashMap<>(adminProperties);
-    int millis = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
-    props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, millis);
-    props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, millis);
-    props.putIfAbsent(AdminClientConfig.CLIENT_ID_CONFIG, "cdc-compare-status");
-    try (Admin admin = Admin.create(props)) {
+    try (Admin admin = Admin.create(props())) {
       Map<TopicPartition, TopicOffsets.Range> partitions = new HashMap<>();
       Set<String> missing = new HashSet<>();
       Map<String, KafkaFuture<TopicDescription>> described =
@@ -83,30 +124,17 @@ final class TopicOffsetsReader {
           partitions.put(p, new TopicOffsets.Range(start.get(p).offset(), end.get(p).offset()));
         }
       }
-      Map<String, Map<TopicPartition, Long>> committed = new HashMap<>();
-      Map<String, String> groupErrors = new HashMap<>();
-      Map<String, ListConsumerGroupOffsetsSpec> specs = new HashMap<>();
-      groups.forEach(g -> specs.put(g, new ListConsumerGroupOffsetsSpec()));
-      ListConsumerGroupOffsetsResult offsets = admin.listConsumerGroupOffsets(specs);
-      for (String group : specs.keySet()) {
-        try {
-          Map<TopicPartition, Long> byPartition = new HashMap<>();
-          Map<TopicPartition, OffsetAndMetadata> read =
-              get(offsets.partitionsToOffsetAndMetadata(group), deadline);
-          read.forEach(
-              (p, o) -> {
-                if (o != null) {
-                  byPartition.put(p, o.offset());
-                }
-              });
-          committed.put(group, byPartition);
-        } catch (ExecutionException e) {
-          groupErrors.put(
-              group, "offsets of consumer group " + group + ": " + Reasons.oneLine(e.getCause()));
-        }
-      }
-      return new TopicOffsets(partitions, missing, committed, groupErrors);
+      return new TopicOffsets(partitions, missing, groups.offsets(), groups.errors());
     }
+  }
+
+  private Map<String, Object> props() {
+    Map<String, Object> props = new HashMap<>(adminProperties);
+    int millis = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+    props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, millis);
+    props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, millis);
+    props.putIfAbsent(AdminClientConfig.CLIENT_ID_CONFIG, "cdc-compare-status");
+    return props;
   }
 
   private static Map<TopicPartition, OffsetSpec> spec(
