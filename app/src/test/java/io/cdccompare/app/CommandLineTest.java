@@ -230,6 +230,23 @@ class CommandLineTest {
     assertThat(err.toString()).isEmpty();
   }
 
+  @Test
+  void captureWithAnUnreachableSourceIsOneLineAndExitOne(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    // Given a valid capture file whose source database does not listen
+    java.nio.file.Path capture = dir.resolve("capture.properties");
+    java.nio.file.Files.writeString(capture, minimal());
+
+    // When the capture is started
+    int exit = run("capture", "-c", capture.toString());
+
+    // Then one line names the database and the exit code is 1
+    assertThat(exit).isEqualTo(CdcCompare.EXIT_FAILURE);
+    assertThat(err.toString().strip().lines()).hasSize(1);
+    assertThat(err.toString())
+        .contains("cannot connect to source database jdbc:postgresql://127.0.0.1:1/shop as cdc");
+  }
+
   private static String minimal() {
     return "topic.prefix=shop\n"
         + "bootstrap.servers=127.0.0.1:1\n"
