@@ -136,7 +136,7 @@ final class TopicCheck implements AutoCloseable {
     }
   }
 
-  private static Optional<TopicDescription> describe(Admin admin, String topic)
+  private Optional<TopicDescription> describe(Admin admin, String topic)
       throws InterruptedException {
     try {
       return Optional.of(admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic));
@@ -145,7 +145,13 @@ final class TopicCheck implements AutoCloseable {
         return Optional.empty();
       }
       throw new IllegalStateException(
-          "cannot describe topic " + topic + ": " + e.getCause().getMessage(), e);
+          "cannot describe topic "
+              + topic
+              + " on Kafka at "
+              + config.bootstrapServers()
+              + ": "
+              + e.getCause().getMessage(),
+          e);
     }
   }
 
