@@ -9,15 +9,12 @@ import io.cdccompare.topology.report.ReportConfig;
 import io.cdccompare.topology.verify.VerifierSettings;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -44,17 +41,10 @@ public final class TargetsConfig {
   public static final String SLOT_NAME = "slot.name";
   public static final String STATE_DIR = "state.dir";
 
-  /** A target's keys, after {@code target.<name>.}. */
-  static final Set<String> TARGET_KEYS =
-      Set.of("url", "user", "password", "bookkeeping.schema", "application.id");
-
   static final String TARGET_PREFIX = "target.";
   static final String STREAMS_PREFIX = "streams.";
   static final Set<String> PREFIXES =
       Set.of(TARGET_PREFIX, STREAMS_PREFIX, "admin.", "consumer.", "schema.registry.");
-
-  private static final Pattern TARGET_KEY =
-      Pattern.compile("target\\.([A-Za-z0-9_-]+)\\.(table\\.(.+)|.+)");
 
   static final ConfigDef DEFINITION =
       ConnectionSettings.defineSource(ConnectionSettings.defineKafka(new ConfigDef()), false)
@@ -132,7 +122,7 @@ public final class TargetsConfig {
   private TargetsConfig(Map<String, String> raw) {
     this.raw = raw;
     this.values = new AbstractConfig(DEFINITION, withoutPrefixed(raw), false);
-    this.targets = sections(raw, values.getList(TARGETS), tables());
+    this.targets = TargetSection.parse(raw, values.getList(TARGETS), tables());
   }
 
   /** Loads and checks a targets file; errors name the file and the key at fault. */
@@ -281,102 +271,5 @@ public final class TargetsConfig {
     Map<String, String> own = new TreeMap<>(raw);
     own.keySet().retainAll(DEFINITION.names());
     return own;
-  }
-
-  /**
-   * The targets' sections, checked: known keys only, a URL each, mapped tables in {@code tables}.
-   */
-  private static Map<String, TargetSection> sections(
-      Map<String, String> raw, List<String> order, List<TableName> tables) {
-    Map<String, Map<String, String>> keys = new LinkedHashMap<>();
-    Map<String, Map<TableName, TableName>> mapped = new LinkedHashMap<>();
-    for (Map.Entry<String, String> e : raw.entrySet()) {
-      if (!e.getKey().startsWith(TARGET_PREFIX)) {
-        continue;
-      }
-      Matcher m = TARGET_KEY.matcher(e.getKey());
-      if (!m.matches()) {
-        throw new ConfigException(
-            e.getKey()
-                + ": a target key is target.<name>.<key> with a name of letters, digits, _ or -");
-      }
-      String name = m.group(1);
-      keys.computeIfAbsent(name, n -> new TreeMap<>());
-      mapped.computeIfAbsent(name, n -> new LinkedHashMap<>());
-      if (m.group(3) != null) {
-        TableName source = parseTable(e.getKey(), m.group(3));
-        if (!tables.contains(source)) {
-          throw new ConfigException(e.getKey() + ": table " + source + " is not in " + TABLES);
-        }
-        mapped.get(name).put(source, parseTable(e.getKey(), e.getValue()));
-      } else if (TARGET_KEYS.contains(m.group(2))) {
-        keys.get(name).put(m.group(2), e.getValue());
-      } else {
-        throw new ConfigException(
-            "unknown configuration key "
-                + e.getKey()
-                + " (a target has "
-                + String.join(", ", new java.util.TreeSet<>(TARGET_KEYS))
-                + ", table.<schema.table>)");
-      }
-    }
-    if (keys.isEmpty()) {
-      throw new ConfigException("define at least one target: target.<name>.url=jdbc:…");
-    }
-    List<String> names = order.isEmpty() ? new ArrayList<>(keys.keySet()) : order;
-    for (String name : names) {
-      if (!keys.containsKey(name)) {
-        throw new ConfigException(
-            TARGETS + " names '" + name + "', which has no target." + name + ".url");
-      }
-    }
-    for (String name : keys.keySet()) {
-      if (!names.contains(name)) {
-        throw new ConfigException(
-            "target." + name + ".* is defined but " + TARGETS + " does not list '" + name + "'");
-      }
-    }
-    Map<String, TargetSection> sections = new LinkedHashMap<>();
-    for (String name : names) {
-      Map<String, String> k = keys.get(name);
-      String url = k.get("url");
-      if (url == null || url.isBlank()) {
-        throw new ConfigException("target." + name + ".url is required");
-      }
-      sections.put(
-          name,
-          new TargetSection(
-              name,
-              url,
-              k.getOrDefault("user", ""),
-              k.getOrDefault("password", ""),
-              k.get("bookkeeping.schema"),
-              k.get("application.id"),
-              Map.copyOf(mapped.get(name))));
-    }
-    return sections;
-  }
-
-  private static TableName parseTable(String key, String text) {
-    try {
-      return TableName.parse(text);
-    } catch (IllegalArgumentException e) {
-      throw new ConfigException(key, text, e.getMessage());
-    }
-  }
-
-  /** One target's section; the password never appears in text. */
-  record TargetSection(
-      String name,
-      String url,
-      String user,
-      String password,
-      String bookkeepingSchema,
-      String applicationId,
-      Map<TableName, TableName> tables) {
-    @Override
-    public String toString() {
-      return "TargetSection[" + name + ", " + url.split("\\?")[0] + ", user=" + user + "]";
-    }
   }
 }

@@ -3,29 +3,22 @@ package io.cdccompare.app.demo;
 import io.cdccompare.app.config.TargetsConfig;
 import io.cdccompare.app.report.TaskReport;
 import io.cdccompare.app.run.RunningVerifier;
-import io.cdccompare.core.key.KeyCodec;
-import io.cdccompare.core.rowhash.LogicalType;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
-import io.cdccompare.embedded.JdbcServer;
 import io.cdccompare.producer.capture.Capture;
 import io.cdccompare.producer.capture.CaptureConfig;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.producer.compare.CompareRun;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -62,6 +55,7 @@ public final class Demo implements AutoCloseable {
   private volatile CompareRun compare;
   private EmbeddedEnvironment env;
   private Path configDir;
+  private Path taskPath;
   private TargetsConfig targets;
 
   /**
@@ -143,9 +137,10 @@ public final class Demo implements AutoCloseable {
         "Starting the capture (Debezium, snapshot then streaming into topics "
             + PREFIX
             + ".shop.*) and the verifiers of targets a and b");
-    Path capturePath = write("capture.properties", captureFile());
-    Path targetsPath = write("targets.properties", targetsFile());
-    write("task.properties", taskFile());
+    DemoFiles files = new DemoFiles(env, configDir);
+    Path capturePath = files.capture();
+    Path targetsPath = files.targets();
+    taskPath = files.task();
     Capture capture = new Capture(CaptureConfig.load(capturePath));
     ExecutorService thread = Executors.newSingleThreadExecutor(r -> new Thread(r, "demo-capture"));
     Future<?> captureRun =
@@ -209,7 +204,7 @@ public final class Demo implements AutoCloseable {
   }
 
   private CompareRun.Summary compare() throws Exception {
-    compare = new CompareRun(CompareConfig.load(configDir.resolve("task.properties")), false);
+    compare = new CompareRun(CompareConfig.load(taskPath), false);
     try {
       CompareRun.Summary summary = compare.run();
       if (!summary.complete()) {
@@ -247,32 +242,11 @@ public final class Demo implements AutoCloseable {
   }
 
   private Injection inject() throws SQLException {
-    long failed = 2L * 21;
-    long missedCustomer = 2L * 7;
-    int missedOrder = 2;
-    long extra = 2L * 2121 + 1; // odd: no source customer has it, inside the compared range
     narrator.step("Injecting differences into target b (MariaDB), directly in its tables");
-    try (Connection b = env.mariadb().connect("shop");
-        Statement s = b.createStatement()) {
-      s.executeUpdate(
-          "UPDATE shop.customers SET email = 'tampered@example.com' WHERE id = " + failed);
-      s.executeUpdate(
-          "DELETE FROM shop.orders WHERE customer_id = "
-              + missedCustomer
-              + " AND order_no = "
-              + missedOrder);
-      s.executeUpdate(
-          "INSERT INTO shop.customers (id, name, email, country, balance, vip, created_at)"
-              + " VALUES ("
-              + extra
-              + ", 'Not in the source', 'ghost@example.com', 'DE', 0, 0, NULL)");
+    Injection injection;
+    try (Connection b = env.mariadb().connect("shop")) {
+      injection = Injection.into(b);
     }
-    Injection injection =
-        new Injection(
-            new KeyCodec(List.of(LogicalType.BIGINT)).encode(List.of(failed)),
-            new KeyCodec(List.of(LogicalType.BIGINT, LogicalType.INTEGER))
-                .encode(List.of(missedCustomer, missedOrder)),
-            new KeyCodec(List.of(LogicalType.BIGINT)).encode(List.of(extra)));
     narrator.done(
         "changed email of customers "
             + injection.failed()
@@ -282,9 +256,6 @@ public final class Demo implements AutoCloseable {
             + injection.extra());
     return injection;
   }
-
-  /** The keys of the three rows made to differ on target b. */
-  record Injection(String failed, String missed, String extra) {}
 
   private void requireHealthy(LiveLoad load) {
     if (load.failure() != null) {
@@ -323,71 +294,6 @@ public final class Demo implements AutoCloseable {
       return env.sourcePostgres().connect("shop");
     } catch (SQLException e) {
       throw new IllegalStateException("cannot connect to the source: " + e.getMessage(), e);
-    }
-  }
-
-  private Map<String, String> kafka() {
-    Map<String, String> props = new LinkedHashMap<>();
-    props.put("topic.prefix", PREFIX);
-    props.put("bootstrap.servers", env.kafka().bootstrapServers());
-    props.put("schema.registry.url", env.registry().confluentApiUrl());
-    return props;
-  }
-
-  private Map<String, String> source() {
-    JdbcServer pg = env.sourcePostgres();
-    Map<String, String> props = kafka();
-    props.put("source.hostname", pg.host());
-    props.put("source.port", Integer.toString(pg.port()));
-    props.put("source.database", "shop");
-    props.put("source.user", pg.user());
-    props.put("source.password", pg.password());
-    props.put("tables", String.join(", ", DemoSchema.TABLES));
-    return props;
-  }
-
-  private Map<String, String> captureFile() {
-    Map<String, String> props = source();
-    props.put("snapshot", "initial");
-    props.put("topic.partitions", "3");
-    props.put("poll.interval.ms", "20");
-    props.put("heartbeat.interval.ms", "1000");
-    return props;
-  }
-
-  private Map<String, String> taskFile() {
-    Map<String, String> props = source();
-    props.put("task.name", TASK);
-    props.put("targets", TARGET_A + "," + TARGET_B);
-    props.put("deep", "100");
-    props.put("progress", "off");
-    return props;
-  }
-
-  private Map<String, String> targetsFile() {
-    Map<String, String> props = source();
-    JdbcServer a = env.targetPostgres();
-    props.put("target.a.url", a.jdbcUrl("shop"));
-    props.put("target.a.user", a.user());
-    props.put("target.a.password", a.password());
-    JdbcServer b = env.mariadb();
-    props.put("target.b.url", b.jdbcUrl("shop"));
-    props.put("target.b.user", b.user());
-    props.put("target.b.password", b.password());
-    props.put("apply.max.delay.ms", "200");
-    props.put("state.dir", env.root().resolve("streams").toString());
-    props.put("streams.commit.interval.ms", "200");
-    return props;
-  }
-
-  private Path write(String name, Map<String, String> props) {
-    StringBuilder text = new StringBuilder("# written by cdc-compare demo\n");
-    props.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
-    Path file = configDir.resolve(name);
-    try {
-      return Files.writeString(file, text);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 

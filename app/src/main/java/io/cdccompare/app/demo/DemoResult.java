@@ -24,7 +24,7 @@ public record DemoResult(List<String> problems, long loadTransactions, String el
   }
 
   static DemoResult of(
-      List<TaskReport> report, Demo.Injection injected, long loadTransactions, String elapsed) {
+      List<TaskReport> report, Injection injected, long loadTransactions, String elapsed) {
     List<String> problems = new ArrayList<>();
     for (TaskReport task : report) {
       for (TargetReport target : task.targets()) {
