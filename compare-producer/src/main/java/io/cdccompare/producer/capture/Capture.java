@@ -115,7 +115,7 @@ public final class Capture implements AutoCloseable {
         Admin admin = Admin.create(adminProps())) {
       for (TableName table : config.tables()) {
         refuseUnstreamableName(table);
-        List<SourceCatalog.KeyColumn> key = catalog.keyColumns(table);
+        List<SourceCatalog.KeyColumn> key = catalog.keyColumns(table, config.keyColumns(table));
         keys.put(
             table,
             new EventKeyEncoder(

@@ -5,6 +5,7 @@ import io.cdccompare.producer.config.ConfigFile;
 import io.cdccompare.producer.config.ConnectionSettings;
 import io.cdccompare.producer.config.ConnectionSettings.SourceDatabase;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +16,7 @@ import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.ValidString;
+import org.apache.kafka.common.config.ConfigException;
 
 /**
  * Configuration of the capture: every key declared once with its type, default, validation and
@@ -34,8 +36,16 @@ public final class CaptureConfig {
   public static final String ALERTS_TOPIC = "alerts.topic";
   public static final String NAME = "capture.name";
 
+  /** The one per-table setting: {@code table.<schema.table>.key.columns}. */
+  static final String TABLE_PREFIX = "table.";
+
+  static final String KEY_COLUMNS = ".key.columns";
+
   static final Set<String> PREFIXES =
-      Set.of("producer.", "debezium.", "admin.", "schema.registry.");
+      Set.of("producer.", "debezium.", "admin.", "schema.registry.", TABLE_PREFIX);
+
+  private static final java.util.regex.Pattern SIMPLE_COLUMN =
+      java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
   static final ConfigDef DEFINITION =
       ConnectionSettings.define(new ConfigDef())
@@ -117,9 +127,70 @@ public final class CaptureConfig {
   private final AbstractConfig values;
   private final Map<String, String> raw;
 
+  private final Map<TableName, List<String>> keyColumns;
+
   private CaptureConfig(Map<String, String> raw) {
     this.raw = raw;
     this.values = new AbstractConfig(DEFINITION, raw, false);
+    this.keyColumns = keyColumns(raw, tables());
+  }
+
+  /**
+   * The configured key of a table without a primary key ({@code table.<schema.table>.key.columns}),
+   * empty when none is configured.
+   */
+  public List<String> keyColumns(TableName table) {
+    return keyColumns.getOrDefault(table, List.of());
+  }
+
+  /** Every configured key, by table. */
+  public Map<TableName, List<String>> keyColumns() {
+    return keyColumns;
+  }
+
+  private static Map<TableName, List<String>> keyColumns(
+      Map<String, String> raw, List<TableName> tables) {
+    Map<TableName, List<String>> keys = new LinkedHashMap<>();
+    for (Map.Entry<String, String> e : raw.entrySet()) {
+      String key = e.getKey();
+      if (!key.startsWith(TABLE_PREFIX)) {
+        continue;
+      }
+      if (!key.endsWith(KEY_COLUMNS)
+          || key.length() <= TABLE_PREFIX.length() + KEY_COLUMNS.length()) {
+        throw new ConfigException(
+            "unknown configuration key "
+                + key
+                + " (the capture's only per-table setting is table.<schema.table>"
+                + KEY_COLUMNS
+                + ")");
+      }
+      TableName table;
+      try {
+        table =
+            TableName.parse(
+                key.substring(TABLE_PREFIX.length(), key.length() - KEY_COLUMNS.length()));
+      } catch (IllegalArgumentException invalid) {
+        throw new ConfigException(key, e.getValue(), invalid.getMessage());
+      }
+      if (!tables.contains(table)) {
+        throw new ConfigException(key, e.getValue(), "table " + table + " is not in " + TABLES);
+      }
+      List<String> columns = new ArrayList<>();
+      for (String column : e.getValue().split(",")) {
+        String name = column.strip();
+        if (!SIMPLE_COLUMN.matcher(name).matches()) {
+          throw new ConfigException(
+              key,
+              e.getValue(),
+              "name key columns of letters, digits and _ (not starting with a digit), comma"
+                  + " separated");
+        }
+        columns.add(name);
+      }
+      keys.put(table, List.copyOf(columns));
+    }
+    return java.util.Collections.unmodifiableMap(keys);
   }
 
   public static CaptureConfig load(Path file) {

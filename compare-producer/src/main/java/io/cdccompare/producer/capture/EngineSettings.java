@@ -37,6 +37,9 @@ final class EngineSettings {
     p.setProperty("publication.name", config.publicationName());
     p.setProperty("publication.autocreate.mode", "disabled");
     p.setProperty("table.include.list", includeList(config));
+    if (!config.keyColumns().isEmpty()) {
+      p.setProperty("message.key.columns", messageKeyColumns(config));
+    }
     p.setProperty("snapshot.mode", config.initialSnapshot() ? "initial" : "no_data");
     p.setProperty("heartbeat.interval.ms", Integer.toString(config.heartbeatIntervalMs()));
     p.setProperty("poll.interval.ms", Long.toString(config.pollIntervalMs()));
@@ -63,6 +66,23 @@ final class EngineSettings {
     return tables.stream()
         .map(t -> literal(t.schema()) + "\\." + literal(t.table()))
         .collect(Collectors.joining(","));
+  }
+
+  /**
+   * Debezium's keys of tables without a primary key: {@code schema\.table:col,col;…}, the table
+   * part a regular expression escaped like the include list (key column names are plain, checked by
+   * {@link CaptureConfig}).
+   */
+  static String messageKeyColumns(CaptureConfig config) {
+    return config.keyColumns().entrySet().stream()
+        .map(
+            e ->
+                literal(e.getKey().schema())
+                    + "\\."
+                    + literal(e.getKey().table())
+                    + ":"
+                    + String.join(",", e.getValue()))
+        .collect(Collectors.joining(";"));
   }
 
   static String literal(String name) {

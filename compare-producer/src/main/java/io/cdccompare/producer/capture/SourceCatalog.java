@@ -33,24 +33,98 @@ final class SourceCatalog implements AutoCloseable {
     this.database = config.source().database();
   }
 
-  /** A primary-key column and its database-independent type. */
+  /** A key column and its database-independent type. */
   record KeyColumn(String name, LogicalType type) {}
 
-  /** The primary-key columns of a table, in key order; refuses a missing or keyless table. */
-  List<KeyColumn> keyColumns(TableName table) throws SQLException {
+  /**
+   * The key columns of a table, in key order: its primary key, or for a table without one the
+   * configured key, which must be NOT NULL columns of a unique index, and which the table's replica
+   * identity must carry in every update and delete (otherwise a delete would reach Kafka without
+   * its key). Refuses a missing table, a keyless table without a configured key, and a configured
+   * key other than the primary key, naming what to change.
+   */
+  List<KeyColumn> keyColumns(TableName table, List<String> configured) throws SQLException {
     if (!PgCatalog.tableExists(connection, table)) {
       throw new IllegalArgumentException(
           "table " + table + " does not exist in source database " + database);
     }
+    List<PgCatalog.KeyColumn> primaryKey = PgCatalog.primaryKey(connection, table);
     List<KeyColumn> columns = new ArrayList<>();
-    for (PgCatalog.KeyColumn column : PgCatalog.primaryKey(connection, table)) {
-      columns.add(new KeyColumn(column.name(), keyType(table, column.name(), column.typeName())));
+    if (!primaryKey.isEmpty()) {
+      List<String> names = primaryKey.stream().map(PgCatalog.KeyColumn::name).toList();
+      if (!configured.isEmpty() && !configured.equals(names)) {
+        throw new IllegalArgumentException(
+            "table "
+                + table
+                + " has the primary key "
+                + names
+                + "; table."
+                + table
+                + ".key.columns may only name it (the capture keys changes by it)");
+      }
+      for (PgCatalog.KeyColumn column : primaryKey) {
+        columns.add(new KeyColumn(column.name(), keyType(table, column.name(), column.typeName())));
+      }
+      return columns;
     }
-    if (columns.isEmpty()) {
+    if (configured.isEmpty()) {
       throw new IllegalArgumentException(
-          "table " + table + " has no primary key; the capture keys every change by it");
+          "table "
+              + table
+              + " has no primary key; name its key with table."
+              + table
+              + ".key.columns (NOT NULL columns of a unique index)");
     }
+    for (String name : configured) {
+      PgCatalog.Column column =
+          PgCatalog.column(connection, table, name)
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "table " + table + " has no column " + name + " (its key.columns)"));
+      if (!column.notNull()) {
+        throw new IllegalArgumentException(
+            "key column " + name + " of table " + table + " may be NULL; declare it NOT NULL");
+      }
+      columns.add(new KeyColumn(column.name(), keyType(table, name, column.typeName())));
+    }
+    requireUniqueAndIdentified(table, Set.copyOf(configured));
     return columns;
+  }
+
+  private void requireUniqueAndIdentified(TableName table, Set<String> key) throws SQLException {
+    List<PgCatalog.UniqueIndex> indexes = PgCatalog.uniqueIndexes(connection, table);
+    Optional<PgCatalog.UniqueIndex> unique =
+        indexes.stream().filter(i -> i.columns().equals(key)).findFirst();
+    if (unique.isEmpty()) {
+      throw new IllegalArgumentException(
+          "table "
+              + table
+              + " has no unique index on exactly "
+              + key
+              + "; a key must be unique (CREATE UNIQUE INDEX … ON "
+              + table
+              + " (…))");
+    }
+    char identity = PgCatalog.replicaIdentity(connection, table);
+    boolean carried =
+        identity == 'f'
+            || (identity == 'i'
+                && indexes.stream()
+                    .anyMatch(i -> i.replicaIdentity() && i.columns().containsAll(key)));
+    if (!carried) {
+      throw new IllegalArgumentException(
+          "table "
+              + table
+              + " does not send its key with updates and deletes (replica identity "
+              + identity
+              + "): ALTER TABLE "
+              + quote(table.schema())
+              + "."
+              + quote(table.table())
+              + " REPLICA IDENTITY USING INDEX "
+              + quote(unique.get().name()));
+    }
   }
 
   /**

@@ -95,7 +95,12 @@ final class SourceFixture {
 
   /** Starts a capture and waits until it streams; {@link Running#close()} stops it. */
   Running startCapture(String tables) throws Exception {
-    Capture capture = new Capture(CaptureConfig.of(captureConfig(tables)));
+    return startCapture(captureConfig(tables));
+  }
+
+  /** Starts a capture of this configuration and waits until it streams. */
+  Running startCapture(Map<String, String> config) throws Exception {
+    Capture capture = new Capture(CaptureConfig.of(config));
     ExecutorService thread = Executors.newSingleThreadExecutor();
     Future<?> run =
         thread.submit(
