@@ -6,24 +6,17 @@ import static org.awaitility.Awaitility.await;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
-import io.cdccompare.embedded.JdbcServer;
 import io.cdccompare.embedded.ParentWatchdog;
 import io.cdccompare.embedded.WithEmbedded;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.producer.compare.CompareRun;
 import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.ChunkState;
-import io.cdccompare.verifier.apply.Checkpoint;
-import io.cdccompare.verifier.apply.CheckpointStore;
-import io.cdccompare.verifier.sql.Dialect;
 import java.io.File;
 import java.io.Writer;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -36,19 +29,14 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.streams.KafkaClientSupplier;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -69,18 +57,18 @@ import org.junit.jupiter.params.provider.EnumSource;
   Component.MARIADB
 })
 class VerifierCrashIT {
-  private static final TableName COUNTERS = new TableName("public", "counters");
+  static final TableName COUNTERS = new TableName("public", "counters");
   private static final int INSERTED = 1_200;
   private static final int CHUNK = 400;
-  private static final int PARTITIONS = 3;
-  private static final String TABLE_DDL =
+  static final int PARTITIONS = 3;
+  static final String TABLE_DDL =
       "CREATE TABLE counters (id int PRIMARY KEY, hits int NOT NULL, note text)";
 
   @ParameterizedTest(name = "{0} target")
-  @EnumSource(TargetKind.class)
+  @EnumSource(CrashTarget.Kind.class)
   @SuppressWarnings("try") // the capture runs for the whole try block, unreferenced
   void killedBetweenTargetCommitAndOffsetCommitReplaysWithoutApplyingOrJudgingTwice(
-      TargetKind kind, EmbeddedEnvironment env) throws Exception {
+      CrashTarget.Kind kind, EmbeddedEnvironment env) throws Exception {
     // Given a source table and its empty copy on a target whose trigger logs every row the apply
     // writes
     SourceFixture source = new SourceFixture(env);
@@ -266,193 +254,6 @@ class VerifierCrashIT {
           child.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
         }
       }
-    }
-  }
-
-  /** The kinds of target the crash is tried on. */
-  enum TargetKind {
-    POSTGRES {
-      @Override
-      CrashTarget create(EmbeddedEnvironment env, String name) throws SQLException {
-        JdbcServer server = env.targetPostgres();
-        CrashTarget target = new CrashTarget(server, server.createDatabase(name), COUNTERS, null);
-        target.sql(
-            TABLE_DDL,
-            "CREATE TABLE apply_log (n bigserial PRIMARY KEY, id int NOT NULL, op text)",
-            "CREATE FUNCTION log_apply() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
-                + " IF TG_OP = 'DELETE' THEN INSERT INTO apply_log (id, op) VALUES (OLD.id, TG_OP);"
-                + " ELSE INSERT INTO apply_log (id, op) VALUES (NEW.id, TG_OP); END IF;"
-                + " RETURN NULL; END $$",
-            "CREATE TRIGGER counters_log AFTER INSERT OR UPDATE OR DELETE ON counters"
-                + " FOR EACH ROW EXECUTE FUNCTION log_apply()");
-        return target;
-      }
-    },
-    MARIADB {
-      /** The table in a database of its own, the checkpoints and verdicts in another one. */
-      @Override
-      CrashTarget create(EmbeddedEnvironment env, String name) throws SQLException {
-        JdbcServer server = env.mariadb();
-        String database = server.createDatabase(name);
-        CrashTarget target =
-            new CrashTarget(
-                server,
-                database,
-                new TableName(database, "counters"),
-                server.createDatabase(name + "_bookkeeping"));
-        target.sql(
-            "CREATE TABLE counters (id INT PRIMARY KEY, hits INT NOT NULL, note TEXT)"
-                + " DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
-            "CREATE TABLE apply_log (n BIGINT AUTO_INCREMENT PRIMARY KEY, id INT NOT NULL,"
-                + " op VARCHAR(6) NOT NULL)",
-            "CREATE TRIGGER counters_log_insert AFTER INSERT ON counters"
-                + " FOR EACH ROW INSERT INTO apply_log (id, op) VALUES (NEW.id, 'INSERT')",
-            "CREATE TRIGGER counters_log_update AFTER UPDATE ON counters"
-                + " FOR EACH ROW INSERT INTO apply_log (id, op) VALUES (NEW.id, 'UPDATE')",
-            "CREATE TRIGGER counters_log_delete AFTER DELETE ON counters"
-                + " FOR EACH ROW INSERT INTO apply_log (id, op) VALUES (OLD.id, 'DELETE')");
-        return target;
-      }
-    };
-
-    /** A fresh target database named {@code name} holding an empty, logged {@code counters}. */
-    abstract CrashTarget create(EmbeddedEnvironment env, String name) throws SQLException;
-  }
-
-  /**
-   * A target database holding {@code counters} and its {@code apply_log}; {@code bookkeeping} is
-   * the schema or database of the checkpoints and verdicts, {@code null} for the current one.
-   */
-  record CrashTarget(JdbcServer server, String database, TableName table, String bookkeeping) {
-
-    String jdbcUrl() {
-      return server.jdbcUrl(database);
-    }
-
-    Connection connect() throws SQLException {
-      return server.connect(database);
-    }
-
-    void sql(String... statements) throws SQLException {
-      try (Connection c = connect();
-          Statement s = c.createStatement()) {
-        for (String statement : statements) {
-          s.execute(statement);
-        }
-      }
-    }
-
-    /** The rows the apply wrote, as its trigger logged them. */
-    long writes() throws SQLException {
-      try (Connection c = connect();
-          Statement s = c.createStatement();
-          ResultSet rs = s.executeQuery("SELECT count(*) FROM apply_log")) {
-        rs.next();
-        return rs.getLong(1);
-      }
-    }
-
-    Map<Integer, Long> checkpoints(String app, String topic) throws SQLException {
-      Map<Integer, Long> out = new TreeMap<>();
-      try (Connection c = connect()) {
-        CheckpointStore store = new CheckpointStore(c, Dialect.forJdbcUrl(jdbcUrl()), bookkeeping);
-        for (int p = 0; p < PARTITIONS; p++) {
-          out.put(p, store.find(app, topic, p).map(Checkpoint::offset).orElse(-1L));
-        }
-      }
-      return out;
-    }
-
-    /** The stored verdicts of the run, as chunk/partition. */
-    List<String> verdicts(String app, String runId) throws SQLException {
-      String table = (bookkeeping == null ? "" : bookkeeping + ".") + "cdc_compare_verdicts";
-      List<String> out = new ArrayList<>();
-      try (Connection c = connect();
-          PreparedStatement s =
-              c.prepareStatement(
-                  "SELECT chunk, table_partition FROM "
-                      + table
-                      + " WHERE application = ? AND run_id = ? ORDER BY chunk, table_partition")) {
-        s.setString(1, app);
-        s.setString(2, runId);
-        try (ResultSet rs = s.executeQuery()) {
-          while (rs.next()) {
-            out.add(rs.getLong(1) + "/" + rs.getInt(2));
-          }
-        }
-      }
-      return out;
-    }
-  }
-
-  /**
-   * The clients of the restarted verifier: the commit audit's, with the main consumer also noting
-   * the first and last offset it read of every partition of the table topic.
-   */
-  private static final class ReplayWatch implements KafkaClientSupplier {
-    final CommitAudit audit;
-    private final String topic;
-    private final Map<Integer, Long> first = new ConcurrentHashMap<>();
-    private final Map<Integer, Long> last = new ConcurrentHashMap<>();
-
-    ReplayWatch(CommitAudit audit, String topic) {
-      this.audit = audit;
-      this.topic = topic;
-    }
-
-    Map<Integer, Long> first() {
-      return new TreeMap<>(first);
-    }
-
-    Map<Integer, Long> last() {
-      return new TreeMap<>(last);
-    }
-
-    @Override
-    public Admin getAdmin(Map<String, Object> config) {
-      return audit.getAdmin(config);
-    }
-
-    @Override
-    public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
-      return audit.getProducer(config);
-    }
-
-    @Override
-    @SuppressWarnings("unchecked")
-    public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
-      Consumer<byte[], byte[]> real = audit.getConsumer(config);
-      return (Consumer<byte[], byte[]>)
-          Proxy.newProxyInstance(
-              Consumer.class.getClassLoader(),
-              new Class<?>[] {Consumer.class},
-              (proxy, method, args) -> {
-                Object out;
-                try {
-                  out = method.invoke(real, args);
-                } catch (InvocationTargetException e) {
-                  throw e.getCause();
-                }
-                if (method.getName().equals("poll")) {
-                  for (ConsumerRecord<byte[], byte[]> r : (ConsumerRecords<byte[], byte[]>) out) {
-                    if (r.topic().equals(topic)) {
-                      first.merge(r.partition(), r.offset(), Math::min);
-                      last.merge(r.partition(), r.offset(), Math::max);
-                    }
-                  }
-                }
-                return out;
-              });
-    }
-
-    @Override
-    public Consumer<byte[], byte[]> getRestoreConsumer(Map<String, Object> config) {
-      return audit.getRestoreConsumer(config);
-    }
-
-    @Override
-    public Consumer<byte[], byte[]> getGlobalConsumer(Map<String, Object> config) {
-      return audit.getGlobalConsumer(config);
     }
   }
 
