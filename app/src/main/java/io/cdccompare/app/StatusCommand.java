@@ -19,7 +19,8 @@ import picocli.CommandLine.Option;
  * printing live in {@code io.cdccompare.app.status}.
  *
  * <p>Exit codes: 0 every part could be read, 1 some part was unreachable (each one named in its
- * line, everything else printed), 2 bad configuration.
+ * line, everything else printed), 2 bad configuration, 4 every part read and a position cannot be
+ * continued (a slot that lost WAL, a RESYNC_NEEDED partition).
  */
 @Command(
     name = "status",
@@ -27,7 +28,7 @@ import picocli.CommandLine.Option;
     description =
         "Show the capture's replication slot, each target's lag per table-topic partition (records"
             + " and seconds) and the compares of the report, on one screen. Exit 0 when every"
-            + " part could be read, 1 when some part was unreachable.")
+            + " part could be read, 1 when some part was unreachable, 4 when a resync is needed.")
 final class StatusCommand implements Callable<Integer> {
   /** The output formats. */
   enum Output {
@@ -74,6 +75,9 @@ final class StatusCommand implements Callable<Integer> {
     } else {
       StatusPrinter.print(report, out);
     }
-    return report.complete() ? CdcCompare.EXIT_OK : CdcCompare.EXIT_FAILURE;
+    if (!report.complete()) {
+      return CdcCompare.EXIT_FAILURE;
+    }
+    return report.resyncNeeded() ? CdcCompare.EXIT_UNVERIFIABLE : CdcCompare.EXIT_OK;
   }
 }

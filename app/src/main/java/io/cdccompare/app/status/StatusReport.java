@@ -31,4 +31,21 @@ public record StatusReport(
         && targets.stream().allMatch(t -> t.unreachable() == null)
         && compares.unreachable() == null;
   }
+
+  /**
+   * True when a position cannot be continued: the capture's slot lost WAL it still needed ({@code
+   * wal_status = lost}), or a target's partition is {@code RESYNC_NEEDED} (records deleted before
+   * they were applied, or a checkpoint past the end). A missing slot is not counted: before its
+   * first start a capture has none.
+   */
+  public boolean resyncNeeded() {
+    boolean slotLost =
+        capture != null
+            && capture.state() == CaptureStatus.State.OK
+            && "lost".equals(capture.walStatus());
+    return slotLost
+        || targets.stream()
+            .flatMap(t -> t.partitions().stream())
+            .anyMatch(p -> p.problem() != null);
+  }
 }

@@ -45,4 +45,54 @@ class StatusReportTest {
         .as("report")
         .isFalse();
   }
+
+  @Test
+  void aResyncIsNeededWhenTheSlotLostWalOrAPartitionCannotContinue() {
+    // Given a healthy report, one whose slot lost WAL, one with a RESYNC_NEEDED partition
+    CaptureStatus healthy = slot();
+    CaptureStatus lost =
+        new CaptureStatus(
+            healthy.slot(),
+            healthy.database(),
+            CaptureStatus.State.OK,
+            false,
+            "lost",
+            healthy.confirmedFlushLsn(),
+            healthy.currentLsn(),
+            healthy.behindBytes(),
+            null);
+    TargetStatus gap =
+        new TargetStatus(
+            "pg",
+            "verify-pg",
+            "jdbc:postgresql://db:5432/target",
+            null,
+            null,
+            List.of(
+                new PartitionStatus(
+                    "shop.public.orders",
+                    0,
+                    3L,
+                    8L,
+                    10L,
+                    null,
+                    null,
+                    2L,
+                    "RESYNC_NEEDED: records 4..7 were deleted before they were applied")),
+            List.of());
+
+    // Then only the last two need a resync; a missing slot (never started) does not
+    assertThat(report(healthy, null, List.of(laggingTarget()), compares()).resyncNeeded())
+        .isFalse();
+    assertThat(report(lost, null, List.of(laggingTarget()), compares()).resyncNeeded()).isTrue();
+    assertThat(report(healthy, null, List.of(gap), compares()).resyncNeeded()).isTrue();
+    assertThat(
+            report(
+                    CaptureStatus.missing("cdc_compare_shop", "jdbc:postgresql://src/shop", "0/1"),
+                    null,
+                    List.of(laggingTarget()),
+                    compares())
+                .resyncNeeded())
+        .isFalse();
+  }
 }
