@@ -34,6 +34,7 @@ public final class StatusJson {
     root.put("topicPrefix", report.topicPrefix());
     root.put("readAt", text(report.readAt()));
     root.put("complete", report.complete());
+    root.put("resyncNeeded", report.resyncNeeded());
     root.set("capture", capture(report.capture()));
     ObjectNode kafka = root.putObject("kafka");
     kafka.put("bootstrapServers", report.bootstrapServers());

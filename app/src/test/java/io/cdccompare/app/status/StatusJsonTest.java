@@ -55,5 +55,6 @@ class StatusJsonTest {
     // Then
     assertThat(json.get("capture").isNull()).isTrue();
     assertThat(json.get("complete").asBoolean()).isTrue();
+    assertThat(json.get("resyncNeeded").asBoolean()).isFalse();
   }
 }
