@@ -1,6 +1,7 @@
 package io.cdccompare.app.run;
 
 import io.cdccompare.app.config.TargetsConfig;
+import io.cdccompare.producer.config.KafkaProbe;
 import io.cdccompare.topology.report.ReportConfig;
 import io.cdccompare.topology.report.ReportTopics;
 import io.cdccompare.topology.report.ReportTopologyFactory;
@@ -58,6 +59,8 @@ public final class RunningVerifier implements AutoCloseable {
     VerifierSettings settings = config.verifierSettings(target);
     RunningVerifier verifier = new RunningVerifier(settings);
     requireTarget(settings);
+    KafkaProbe.requireReachable(
+        config.bootstrapServers(), config.withPrefix("admin."), KafkaProbe.DEFAULT_TIMEOUT);
     ResultsTopic.ensure(settings);
     Path stateDir = config.stateDir().resolve(settings.applicationId());
     Properties verify = VerifyTopologyFactory.streamsProperties(settings);

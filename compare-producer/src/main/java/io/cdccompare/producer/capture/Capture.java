@@ -4,6 +4,7 @@ import io.cdccompare.core.key.KeyCodec;
 import io.cdccompare.core.stream.CdcCompareException;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.events.EventKeyEncoder;
+import io.cdccompare.producer.config.KafkaProbe;
 import io.cdccompare.schemas.avro.Alert;
 import io.cdccompare.schemas.avro.AlertCode;
 import io.cdccompare.schemas.avro.Marker;
@@ -111,6 +112,8 @@ public final class Capture implements AutoCloseable {
   }
 
   private void prepare() throws Exception {
+    KafkaProbe.requireReachable(
+        config.bootstrapServers(), config.withPrefix("admin."), KafkaProbe.DEFAULT_TIMEOUT);
     try (SourceCatalog catalog = new SourceCatalog(config);
         Admin admin = Admin.create(adminProps())) {
       for (TableName table : config.tables()) {
