@@ -46,6 +46,9 @@ public final class Demo implements AutoCloseable {
    */
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
 
+  /** How long stopping waits for all clients together before the servers are stopped. */
+  private static final Duration STOP_ALL = Duration.ofSeconds(15);
+
   private final DemoSchema schema;
   private final PrintWriter out;
   private final Narrator narrator;
@@ -53,7 +56,7 @@ public final class Demo implements AutoCloseable {
   private final List<RunningVerifier> verifiers = new java.util.concurrent.CopyOnWriteArrayList<>();
   private volatile boolean closed;
   private volatile CompareRun compare;
-  private EmbeddedEnvironment env;
+  private volatile EmbeddedEnvironment env;
   private Path configDir;
   private Path taskPath;
   private TargetsConfig targets;
@@ -103,7 +106,6 @@ public final class Demo implements AutoCloseable {
         "Starting the embedded environment: Kafka (KRaft), schema registry, PostgreSQL source"
             + " and target, MariaDB");
     env = EmbeddedEnvironment.start(EnumSet.allOf(Component.class));
-    running.add(env);
     configDir = Files.createDirectories(env.root().resolve("demo-config"));
     narrator.done("up; the demo's files are in " + env.root() + " (deleted at the end)");
   }
@@ -313,12 +315,36 @@ public final class Demo implements AutoCloseable {
     if (current != null) {
       current.stop();
     }
-    for (int i = running.size() - 1; i >= 0; i--) {
+    // every client at once, each bounded by its own timeout (on Ctrl-C the servers are going
+    // away at the same time), then the environment, which deletes the directory they write in
+    List<Thread> stoppers = new java.util.ArrayList<>();
+    for (AutoCloseable part : running) {
+      Thread stopper = new Thread(() -> closeQuietly(part), "cdc-compare-demo-stop-part");
+      stopper.setDaemon(true);
+      stopper.start();
+      stoppers.add(stopper);
+    }
+    long deadline = System.nanoTime() + STOP_ALL.toNanos();
+    for (Thread stopper : stoppers) {
       try {
-        running.get(i).close();
-      } catch (Exception e) {
-        org.slf4j.LoggerFactory.getLogger(Demo.class).warn("stopping the demo: {}", e.toString());
+        stopper.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
       }
+    }
+    if (env != null) {
+      env.close();
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable part) {
+    try {
+      part.close();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      org.slf4j.LoggerFactory.getLogger(Demo.class).warn("stopping the demo: {}", e.toString());
     }
   }
 }

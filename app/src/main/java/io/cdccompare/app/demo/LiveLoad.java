@@ -107,6 +107,6 @@ public final class LiveLoad implements AutoCloseable {
   @Override
   public void close() throws InterruptedException {
     running = false;
-    thread.join(10_000);
+    thread.join(5_000);
   }
 }
