@@ -115,8 +115,7 @@ public final class Capture implements AutoCloseable {
     try (SourceCatalog catalog = new SourceCatalog(config);
         Admin admin = Admin.create(adminProps())) {
       // the source answered (the catalog connected); Kafka must too, before anything changes
-      KafkaProbe.requireReachable(
-          config.bootstrapServers(), config.withPrefix("admin."), KafkaProbe.DEFAULT_TIMEOUT);
+      KafkaProbe.requireReachable(admin, config.bootstrapServers(), KafkaProbe.DEFAULT_TIMEOUT);
       for (TableName table : config.tables()) {
         refuseUnstreamableName(table);
         List<SourceCatalog.KeyColumn> key = catalog.keyColumns(table, config.keyColumns(table));

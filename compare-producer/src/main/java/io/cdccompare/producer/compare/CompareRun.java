@@ -7,7 +7,6 @@ import io.cdccompare.producer.capture.NoteTable;
 import io.cdccompare.producer.compare.HashRecordWriter.ChunkId;
 import io.cdccompare.producer.compare.TaskPositions.Open;
 import io.cdccompare.producer.compare.TaskPositions.Position;
-import io.cdccompare.producer.config.KafkaProbe;
 import io.cdccompare.producer.source.PgCatalog;
 import io.cdccompare.schemas.avro.HashRecord;
 import io.cdccompare.schemas.avro.HashRecordLocation;
@@ -118,10 +117,9 @@ public final class CompareRun {
         TaskPositions positions =
             new TaskPositions(config.source().connect("cdc-compare-notes-" + task), task)) {
       List<ScanPlan> plans = resolve(catalog);
-      KafkaProbe.requireReachable(
-          config.bootstrapServers(), config.withPrefix("admin."), KafkaProbe.DEFAULT_TIMEOUT);
       int maxRecordBytes;
       try (TopicCheck topics = new TopicCheck(config)) {
+        topics.requireReachable();
         topics.requireTableTopics(plans);
         positions.lock();
         maxRecordBytes = topics.ensureHashesTopic();

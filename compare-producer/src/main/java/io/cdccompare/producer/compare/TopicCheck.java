@@ -1,5 +1,6 @@
 package io.cdccompare.producer.compare;
 
+import io.cdccompare.producer.config.KafkaProbe;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +36,11 @@ final class TopicCheck implements AutoCloseable {
     Map<String, Object> props = new HashMap<>(config.withPrefix("admin."));
     props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
     this.admin = Admin.create(props);
+  }
+
+  /** Fails naming the bootstrap servers when Kafka does not answer, before anything is changed. */
+  void requireReachable() throws InterruptedException {
+    KafkaProbe.requireReachable(admin, config.bootstrapServers(), KafkaProbe.DEFAULT_TIMEOUT);
   }
 
   /** Refuses a table topic that is missing or has another partition count than recorded. */

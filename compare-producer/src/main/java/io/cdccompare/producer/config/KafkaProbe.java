@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
 
 /**
  * Fails fast, naming the bootstrap servers, when Kafka cannot be reached: an admin client would
@@ -21,7 +22,35 @@ public final class KafkaProbe {
   private KafkaProbe() {}
 
   /**
-   * Asks the cluster for its nodes.
+   * Asks the cluster for its nodes through an admin client the caller already holds.
+   *
+   * @throws IllegalStateException naming the bootstrap servers when no answer came in time
+   */
+  public static void requireReachable(Admin admin, String bootstrapServers, Duration timeout)
+      throws InterruptedException {
+    try {
+      // the call itself times out too, so the caller's admin client closes without waiting for it
+      admin
+          .describeCluster(
+              new DescribeClusterOptions()
+                  .timeoutMs((int) Math.min(Integer.MAX_VALUE, timeout.toMillis())))
+          .nodes()
+          .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+      throw new IllegalStateException(
+          "cannot reach Kafka at "
+              + bootstrapServers
+              + " within "
+              + timeout.toSeconds()
+              + " s"
+              + (cause.getMessage() == null ? "" : ": " + cause.getMessage()),
+          e);
+    }
+  }
+
+  /**
+   * Asks the cluster for its nodes, with an admin client of its own.
    *
    * @param adminProperties admin client settings (security and the like), without prefix
    * @throws IllegalStateException naming the bootstrap servers when no answer came in time
@@ -35,17 +64,7 @@ public final class KafkaProbe {
     props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, millis);
     props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, millis);
     try (Admin admin = Admin.create(props)) {
-      admin.describeCluster().nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException | ExecutionException e) {
-      Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-      throw new IllegalStateException(
-          "cannot reach Kafka at "
-              + bootstrapServers
-              + " within "
-              + timeout.toSeconds()
-              + " s"
-              + (cause.getMessage() == null ? "" : ": " + cause.getMessage()),
-          e);
+      requireReachable(admin, bootstrapServers, timeout);
     }
   }
 }
