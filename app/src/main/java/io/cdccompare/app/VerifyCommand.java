@@ -4,7 +4,6 @@ import io.cdccompare.app.config.TargetsConfig;
 import io.cdccompare.app.run.RunningVerifier;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
@@ -59,27 +58,13 @@ final class VerifyCommand implements Callable<Integer> {
           "verifying target %s (application %s); Ctrl-C stops%n",
           name, verifier.settings().applicationId());
       err.flush();
-      Optional<Throwable> failure = verifier.awaitStop(Duration.ofDays(365_000));
-      if (failure.isPresent()) {
-        throw new IllegalStateException(
-            "target " + name + " stopped: " + CdcCompare.oneLine(rootCause(failure.get())),
-            failure.get());
-      }
+      verifier.awaitStop(Duration.ofDays(365_000));
+      verifier.requireHealthy();
       return CdcCompare.EXIT_OK;
     } finally {
       verifier.close();
       closed.countDown();
       Awaits.removeHook(hook);
     }
-  }
-
-  private static Throwable rootCause(Throwable e) {
-    Throwable cause = e;
-    while (cause.getCause() != null
-        && cause.getMessage() != null
-        && cause.getClass().getName().startsWith("org.apache.kafka.streams")) {
-      cause = cause.getCause();
-    }
-    return cause;
   }
 }

@@ -271,24 +271,7 @@ public final class Demo implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException("the demo was stopped");
     }
-    for (RunningVerifier v : verifiers) {
-      v.failure()
-          .ifPresent(
-              e -> {
-                Throwable cause = e;
-                while (cause.getCause() != null) {
-                  cause = cause.getCause();
-                }
-                throw new IllegalStateException(
-                    "the verifier of target "
-                        + v.settings().target()
-                        + " stopped: "
-                        + e.getMessage()
-                        + " — "
-                        + cause.getMessage(),
-                    e);
-              });
-    }
+    verifiers.forEach(RunningVerifier::requireHealthy);
   }
 
   private Connection sourceConnection() {

@@ -87,14 +87,7 @@ public final class RunningVerifier implements AutoCloseable {
       c.isValid(5);
     } catch (SQLException e) {
       throw new SQLException(
-          "cannot connect to target "
-              + settings.target()
-              + " at "
-              + settings.targetJdbcUrl().split("\\?")[0]
-              + " as "
-              + settings.targetUser()
-              + ": "
-              + e.getMessage(),
+          "cannot connect to " + settings.targetDescription() + ": " + e.getMessage(),
           e.getSQLState(),
           e);
     }
@@ -134,7 +127,7 @@ public final class RunningVerifier implements AutoCloseable {
   public void awaitRunning(Duration timeout) throws InterruptedException {
     Instant deadline = Instant.now().plus(timeout);
     while (!running()) {
-      failure().ifPresent(RunningVerifier::rethrow);
+      requireHealthy();
       if (Instant.now().isAfter(deadline)) {
         throw new IllegalStateException(
             "verifier of target " + settings.target() + " did not start within " + timeout);
@@ -168,12 +161,21 @@ public final class RunningVerifier implements AutoCloseable {
     stopped.countDown();
   }
 
-  private static void rethrow(Throwable e) {
-    Throwable cause = e;
-    while (cause.getCause() != null
-        && cause instanceof org.apache.kafka.streams.errors.StreamsException) {
-      cause = cause.getCause();
+  /**
+   * Throws when an application stopped by itself, naming the target and the first cause that is not
+   * Kafka Streams' own wrapper (a poison record's topic, partition and offset, say).
+   */
+  public void requireHealthy() {
+    Optional<Throwable> stoppedBy = failure();
+    if (stoppedBy.isPresent()) {
+      Throwable cause = stoppedBy.get();
+      while (cause.getCause() != null
+          && cause.getClass().getName().startsWith("org.apache.kafka.streams")) {
+        cause = cause.getCause();
+      }
+      String reason = String.valueOf(cause.getMessage()).lines().findFirst().orElse("");
+      throw new IllegalStateException(
+          "target " + settings.target() + " stopped: " + reason, stoppedBy.get());
     }
-    throw new IllegalStateException(cause.getMessage(), cause);
   }
 }

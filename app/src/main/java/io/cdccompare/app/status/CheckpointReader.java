@@ -56,7 +56,7 @@ final class CheckpointReader {
     try {
       connection = DriverManager.getConnection(url, props);
     } catch (SQLException e) {
-      throw failure("cannot connect to target", e);
+      throw failure("cannot connect to", e);
     }
     try (connection) {
       TargetSession.prepare(connection, dialect);
@@ -65,7 +65,7 @@ final class CheckpointReader {
       return new Checkpoints(store.list(settings.applicationId()), null);
     } catch (SQLException e) {
       if (!isMissingTable(e)) {
-        throw failure("cannot read the checkpoints of target", e);
+        throw failure("cannot read the checkpoints of", e);
       }
       String table =
           dialect.qualified(new TableRef(settings.bookkeepingSchema(), CheckpointSql.TABLE));
@@ -76,17 +76,7 @@ final class CheckpointReader {
 
   private SQLException failure(String what, SQLException e) {
     return new SQLException(
-        what
-            + " "
-            + settings.target()
-            + " at "
-            + JdbcTimeouts.display(settings.targetJdbcUrl())
-            + " as "
-            + settings.targetUser()
-            + ": "
-            + e.getMessage(),
-        e.getSQLState(),
-        e);
+        what + " " + settings.targetDescription() + ": " + e.getMessage(), e.getSQLState(), e);
   }
 
   private static boolean isMissingTable(SQLException e) {

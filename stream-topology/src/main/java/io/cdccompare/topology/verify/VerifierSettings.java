@@ -191,6 +191,14 @@ public record VerifierSettings(
     return target;
   }
 
+  /**
+   * {@code target <name> at <url> as <user>}, the URL without its parameters (they may hold
+   * credentials): how messages about this target name it.
+   */
+  public String targetDescription() {
+    return "target " + target + " at " + targetJdbcUrl.split("\\?")[0] + " as " + targetUser;
+  }
+
   /** The password is never shown. */
   @Override
   public String toString() {
