@@ -71,10 +71,11 @@ final class DemoReport {
     long chunks = run.tables().stream().mapToLong(CompareRun.TableDone::chunks).sum();
     long expected = chunks * targets.targetNames().size();
     long behind = 0;
+    List<RunWait.Lag> lags = wait.behind(entries);
     StringBuilder label = new StringBuilder("chunks verified:");
     for (String target : targets.targetNames()) {
       long missing = 0;
-      for (RunWait.Lag lag : wait.behind(entries)) {
+      for (RunWait.Lag lag : lags) {
         if (lag.target().equals(target)) {
           missing += lag.table().chunks() - Math.min(lag.verified(), lag.table().chunks());
         }

@@ -98,19 +98,23 @@ public final class StatusCollector {
     // the end
     // the ages are measured at the start of the reads: the time the positions describe
     Instant readAt = clock.instant();
-    TopicOffsetsReader kafkaReader = new TopicOffsetsReader(admin(), timeout);
-    Outcome<TopicOffsetsReader.Groups> groupOffsets =
-        await(pool.submit(() -> kafkaReader.readGroups(List.copyOf(groups))), deadline());
-    Map<String, Future<Checkpoints>> checkpoints = new LinkedHashMap<>();
-    targets.forEach(
-        t -> checkpoints.put(t.target(), pool.submit(new CheckpointReader(t, timeout)::read)));
+    Outcome<TopicOffsetsReader.Groups> groupOffsets;
     Map<String, Outcome<Checkpoints>> applied = new LinkedHashMap<>();
-    Instant checkpointsRead = deadline();
-    checkpoints.forEach((name, f) -> applied.put(name, await(f, checkpointsRead)));
-    Outcome<TopicOffsets> kafka =
-        groupOffsets.ok()
-            ? await(pool.submit(() -> kafkaReader.read(topics, groupOffsets.value())), deadline())
-            : new Outcome<>(null, groupOffsets.failure());
+    Outcome<TopicOffsets> kafka;
+    try (TopicOffsetsReader kafkaReader = new TopicOffsetsReader(admin(), timeout)) {
+      groupOffsets =
+          await(pool.submit(() -> kafkaReader.readGroups(List.copyOf(groups))), deadline());
+      Map<String, Future<Checkpoints>> checkpoints = new LinkedHashMap<>();
+      targets.forEach(
+          t -> checkpoints.put(t.target(), pool.submit(new CheckpointReader(t, timeout)::read)));
+      Instant checkpointsRead = deadline();
+      checkpoints.forEach((name, f) -> applied.put(name, await(f, checkpointsRead)));
+      Outcome<TopicOffsetsReader.Groups> read = groupOffsets;
+      kafka =
+          read.ok()
+              ? await(pool.submit(() -> kafkaReader.read(topics, read.value())), deadline())
+              : new Outcome<>(null, read.failure());
+    }
     Instant othersRead = deadline();
     CaptureStatus capture =
         slot == null ? null : capture(await(slot, othersRead), source.get().jdbcUrl());

@@ -27,10 +27,12 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 /**
  * Reads the table topics' partitions, their start and end offsets (Kafka's earliest and latest,
  * uncommitted isolation: the end offset is the high watermark) and the verifiers' committed group
- * offsets, with one admin client. Reads only: it never creates a topic or joins a group.
+ * offsets, with one admin client for both reads. Reads only: it never creates a topic or joins a
+ * group.
  */
-final class TopicOffsetsReader {
+final class TopicOffsetsReader implements AutoCloseable {
   private final Map<String, Object> adminProperties;
+  private Admin admin;
   private final Duration timeout;
 
   /**
@@ -51,35 +53,34 @@ final class TopicOffsetsReader {
   Groups readGroups(Collection<String> groups)
       throws InterruptedException, ExecutionException, TimeoutException {
     Instant deadline = Instant.now().plus(timeout);
-    try (Admin admin = Admin.create(props())) {
-      Map<String, Map<TopicPartition, Long>> committed = new HashMap<>();
-      Map<String, String> groupErrors = new HashMap<>();
-      Map<String, ListConsumerGroupOffsetsSpec> specs = new HashMap<>();
-      groups.forEach(g -> specs.put(g, new ListConsumerGroupOffsetsSpec()));
-      ListConsumerGroupOffsetsResult offsets = admin.listConsumerGroupOffsets(specs);
-      for (String group : specs.keySet()) {
-        try {
-          Map<TopicPartition, Long> byPartition = new HashMap<>();
-          Map<TopicPartition, OffsetAndMetadata> read =
-              get(offsets.partitionsToOffsetAndMetadata(group), deadline);
-          read.forEach(
-              (p, o) -> {
-                if (o != null) {
-                  byPartition.put(p, o.offset());
-                }
-              });
-          committed.put(group, byPartition);
-        } catch (ExecutionException e) {
-          if (e.getCause() instanceof TimeoutException
-              || e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException) {
-            throw e;
-          }
-          groupErrors.put(
-              group, "offsets of consumer group " + group + ": " + Reasons.oneLine(e.getCause()));
+    Admin admin = admin();
+    Map<String, Map<TopicPartition, Long>> committed = new HashMap<>();
+    Map<String, String> groupErrors = new HashMap<>();
+    Map<String, ListConsumerGroupOffsetsSpec> specs = new HashMap<>();
+    groups.forEach(g -> specs.put(g, new ListConsumerGroupOffsetsSpec()));
+    ListConsumerGroupOffsetsResult offsets = admin.listConsumerGroupOffsets(specs);
+    for (String group : specs.keySet()) {
+      try {
+        Map<TopicPartition, Long> byPartition = new HashMap<>();
+        Map<TopicPartition, OffsetAndMetadata> read =
+            get(offsets.partitionsToOffsetAndMetadata(group), deadline);
+        read.forEach(
+            (p, o) -> {
+              if (o != null) {
+                byPartition.put(p, o.offset());
+              }
+            });
+        committed.put(group, byPartition);
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof TimeoutException
+            || e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException) {
+          throw e;
         }
+        groupErrors.put(
+            group, "offsets of consumer group " + group + ": " + Reasons.oneLine(e.getCause()));
       }
-      return new Groups(committed, groupErrors);
     }
+    return new Groups(committed, groupErrors);
   }
 
   /** Committed offsets per group, and the groups whose offsets could not be read. */
@@ -96,35 +97,49 @@ final class TopicOffsetsReader {
   TopicOffsets read(Collection<String> topics, Groups groups)
       throws InterruptedException, ExecutionException, TimeoutException {
     Instant deadline = Instant.now().plus(timeout);
-    try (Admin admin = Admin.create(props())) {
-      Map<TopicPartition, TopicOffsets.Range> partitions = new HashMap<>();
-      Set<String> missing = new HashSet<>();
-      Map<String, KafkaFuture<TopicDescription>> described =
-          admin.describeTopics(topics).topicNameValues();
-      List<TopicPartition> existing = new ArrayList<>();
-      for (String topic : topics) {
-        try {
-          TopicDescription description = get(described.get(topic), deadline);
-          description
-              .partitions()
-              .forEach(p -> existing.add(new TopicPartition(topic, p.partition())));
-        } catch (ExecutionException e) {
-          if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
-            throw e;
-          }
-          missing.add(topic);
+    Admin admin = admin();
+    Map<TopicPartition, TopicOffsets.Range> partitions = new HashMap<>();
+    Set<String> missing = new HashSet<>();
+    Map<String, KafkaFuture<TopicDescription>> described =
+        admin.describeTopics(topics).topicNameValues();
+    List<TopicPartition> existing = new ArrayList<>();
+    for (String topic : topics) {
+      try {
+        TopicDescription description = get(described.get(topic), deadline);
+        description
+            .partitions()
+            .forEach(p -> existing.add(new TopicPartition(topic, p.partition())));
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+          throw e;
         }
+        missing.add(topic);
       }
-      if (!existing.isEmpty()) {
-        Map<TopicPartition, ListOffsetsResultInfo> start =
-            get(admin.listOffsets(spec(existing, OffsetSpec.earliest())).all(), deadline);
-        Map<TopicPartition, ListOffsetsResultInfo> end =
-            get(admin.listOffsets(spec(existing, OffsetSpec.latest())).all(), deadline);
-        for (TopicPartition p : existing) {
-          partitions.put(p, new TopicOffsets.Range(start.get(p).offset(), end.get(p).offset()));
-        }
+    }
+    if (!existing.isEmpty()) {
+      Map<TopicPartition, ListOffsetsResultInfo> start =
+          get(admin.listOffsets(spec(existing, OffsetSpec.earliest())).all(), deadline);
+      Map<TopicPartition, ListOffsetsResultInfo> end =
+          get(admin.listOffsets(spec(existing, OffsetSpec.latest())).all(), deadline);
+      for (TopicPartition p : existing) {
+        partitions.put(p, new TopicOffsets.Range(start.get(p).offset(), end.get(p).offset()));
       }
-      return new TopicOffsets(partitions, missing, groups.offsets(), groups.errors());
+    }
+    return new TopicOffsets(partitions, missing, groups.offsets(), groups.errors());
+  }
+
+  /** One admin client for both reads, created at the first. */
+  private synchronized Admin admin() {
+    if (admin == null) {
+      admin = Admin.create(props());
+    }
+    return admin;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (admin != null) {
+      admin.close();
     }
   }
 
