@@ -55,6 +55,29 @@ final class CommitAudit implements KafkaClientSupplier {
     this.bookkeepingSchema = bookkeepingSchema;
   }
 
+  /**
+   * The audit of a verifier whose target is {@code database} on {@code server}, with its
+   * bookkeeping in the connection's current schema, over the topic of {@code table}.
+   */
+  static CommitAudit of(
+      VerifierSettings settings,
+      io.cdccompare.embedded.JdbcServer server,
+      String database,
+      io.cdccompare.core.table.TableName table) {
+    return new CommitAudit(
+        settings.applicationId(),
+        Set.of(settings.topicOf(table)),
+        () -> {
+          try {
+            return server.connect(database);
+          } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+          }
+        },
+        server.jdbcUrl(database),
+        null);
+  }
+
   synchronized List<String> violations() {
     return List.copyOf(violations);
   }

@@ -73,7 +73,8 @@ class KeylessTableIT {
             .streamsProperty("commit.interval.ms", "200")
             .build();
     try (SourceFixture.Running running = source.startCapture(capture);
-        VerifierApp app = VerifierApp.start(settings, audit(settings, target, database));
+        VerifierApp app =
+            VerifierApp.start(settings, CommitAudit.of(settings, target, database, EVENTS));
         ResultsReader results =
             new ResultsReader(
                 env.kafka().bootstrapServers(),
@@ -158,21 +159,6 @@ class KeylessTableIT {
       failed.addAll(r.getFailedKeys());
     }
     return failed;
-  }
-
-  private static CommitAudit audit(VerifierSettings settings, JdbcServer target, String database) {
-    return new CommitAudit(
-        settings.applicationId(),
-        Set.of(settings.topicOf(EVENTS)),
-        () -> {
-          try {
-            return target.connect(database);
-          } catch (SQLException e) {
-            throw new IllegalStateException(e);
-          }
-        },
-        target.jdbcUrl(database),
-        null);
   }
 
   private static void sql(JdbcServer server, String database, String statement)

@@ -83,7 +83,8 @@ class PoisonRecordIT {
             .streamsProperty("commit.interval.ms", "200")
             .build();
     try (SourceFixture.Running capture = source.startCapture("public.items");
-        VerifierApp app = VerifierApp.start(settings, audit(settings, target, database))) {
+        VerifierApp app =
+            VerifierApp.start(settings, CommitAudit.of(settings, target, database, ITEMS))) {
       source.sql("INSERT INTO items SELECT g, 'n' || g FROM generate_series(1, 300) g");
       await("300 rows applied")
           .atMost(Duration.ofSeconds(60))
@@ -214,21 +215,6 @@ class PoisonRecordIT {
               });
       return alerts.get(0);
     }
-  }
-
-  private static CommitAudit audit(VerifierSettings settings, JdbcServer target, String database) {
-    return new CommitAudit(
-        settings.applicationId(),
-        Set.of(settings.topicOf(ITEMS)),
-        () -> {
-          try {
-            return target.connect(database);
-          } catch (SQLException e) {
-            throw new IllegalStateException(e);
-          }
-        },
-        target.jdbcUrl(database),
-        null);
   }
 
   private static long endOffset(EmbeddedEnvironment env, String topic, int partition) {

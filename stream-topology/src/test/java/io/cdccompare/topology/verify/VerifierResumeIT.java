@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -70,7 +69,8 @@ class VerifierResumeIT {
             .build();
     try (SourceFixture.Running capture = source.startCapture("public.items")) {
       source.sql("INSERT INTO items SELECT g, 'n' || g FROM generate_series(1, 300) g");
-      try (VerifierApp app = VerifierApp.start(settings, audit(settings, target, database))) {
+      try (VerifierApp app =
+          VerifierApp.start(settings, CommitAudit.of(settings, target, database, ITEMS))) {
         await("300 rows applied")
             .atMost(Duration.ofSeconds(60))
             .untilAsserted(
@@ -108,7 +108,7 @@ class VerifierResumeIT {
       // When the verifier starts again
       ResultsTopic.ensure(settings);
       VerifierApp restarted =
-          VerifierApp.startUnchecked(settings, audit(settings, target, database));
+          VerifierApp.startUnchecked(settings, CommitAudit.of(settings, target, database, ITEMS));
       try {
         // And the stream resumes: a change in every partition (its first record is checked)
         source.sql("UPDATE items SET name = 'resumed' WHERE id <= 30");
@@ -153,21 +153,6 @@ class VerifierResumeIT {
         assertThat(rs.getLong(1)).isZero();
       }
     }
-  }
-
-  private static CommitAudit audit(VerifierSettings settings, JdbcServer target, String database) {
-    return new CommitAudit(
-        settings.applicationId(),
-        Set.of(settings.topicOf(ITEMS)),
-        () -> {
-          try {
-            return target.connect(database);
-          } catch (SQLException e) {
-            throw new IllegalStateException(e);
-          }
-        },
-        target.jdbcUrl(database),
-        null);
   }
 
   private static Admin admin(EmbeddedEnvironment env) {
