@@ -2,14 +2,12 @@ package io.cdccompare.producer.compare;
 
 import io.cdccompare.core.compare.ChunkPacing;
 import io.cdccompare.core.table.TableName;
-import io.cdccompare.producer.capture.Failpoint;
 import io.cdccompare.producer.capture.NoteTable;
 import io.cdccompare.producer.compare.HashRecordWriter.ChunkId;
 import io.cdccompare.producer.compare.TaskPositions.Open;
 import io.cdccompare.producer.compare.TaskPositions.Position;
 import io.cdccompare.producer.source.PgCatalog;
 import io.cdccompare.schemas.avro.HashRecord;
-import io.cdccompare.schemas.avro.HashRecordLocation;
 import io.cdccompare.schemas.avro.TaskKind;
 import io.cdccompare.schemas.serde.SpecificAvroSerializer;
 import java.sql.Connection;
@@ -36,7 +34,10 @@ import org.slf4j.LoggerFactory;
 /**
  * One run of a full compare task (DESIGN.md §3.2): table after table, chunk after chunk, commit the
  * OPEN note, read and hash the chunk in one snapshot, write its hash records and wait for the
- * acknowledgements, then commit the CLOSE note with the position after the chunk.
+ * acknowledgements, then commit the CLOSE note with the position after the chunk. The second half
+ * of a chunk (hash records, CLOSE) runs on the {@link ChunkCloser}'s thread while this thread opens
+ * and reads the next one, so at most two chunks of a table are open at once ({@link
+ * io.cdccompare.core.chunk.ChunkWindow}) and the broker's acknowledgements do not hold the scan up.
  *
  * <p>Everything the configuration names is checked first (tables, columns, keys, captured topics);
  * a problem stops the run before anything is written to the source or to Kafka. A stopped run
@@ -58,6 +59,9 @@ public final class CompareRun {
   static {
     SCAN_DRIVER.setProperty("prepareThreshold", "-1");
   }
+
+  /** How long a chunk's close may finish after the run failed (its records are written). */
+  private static final Duration CLOSE_AFTER_FAILURE = Duration.ofSeconds(30);
 
   private final CompareConfig config;
   private final boolean startOver;
@@ -115,7 +119,9 @@ public final class CompareRun {
     try (Connection catalog = config.source().connect("cdc-compare-task-" + task);
         Connection scan = config.source().connect("cdc-compare-scan-" + task, SCAN_DRIVER);
         TaskPositions positions =
-            new TaskPositions(config.source().connect("cdc-compare-notes-" + task), task)) {
+            new TaskPositions(config.source().connect("cdc-compare-notes-" + task), task);
+        TaskPositions closes =
+            new TaskPositions(config.source().connect("cdc-compare-closes-" + task), task)) {
       List<ScanPlan> plans = resolve(catalog);
       int maxRecordBytes;
       try (TopicCheck topics = new TopicCheck(config)) {
@@ -126,16 +132,20 @@ public final class CompareRun {
       }
       positions.ensureTables();
       RunStart start = start(positions, plans);
-      try (KafkaProducer<String, HashRecord> producer = producer(maxRecordBytes)) {
-        HashRecordWriter writer =
-            new HashRecordWriter(producer, config.hashesTopic(), maxRecordBytes);
+      try (KafkaProducer<String, HashRecord> producer = producer(maxRecordBytes);
+          ChunkCloser closer =
+              new ChunkCloser(
+                  task,
+                  new HashRecordWriter(producer, config.hashesTopic(), maxRecordBytes),
+                  closes,
+                  config.hashesTopic())) {
         Progress progress = Progress.of(task, config.progress(), config.progressInterval());
         List<TableDone> done = new ArrayList<>();
         for (ScanPlan plan : plans) {
           if (stopping) {
             break;
           }
-          done.add(compareTable(plan, start, positions, writer, progress, catalog, scan));
+          done.add(compareTable(plan, start, positions, closer, progress, catalog, scan));
         }
         boolean complete = !stopping;
         LOG.info(
@@ -201,7 +211,7 @@ public final class CompareRun {
       ScanPlan plan,
       RunStart start,
       TaskPositions positions,
-      HashRecordWriter writer,
+      ChunkCloser closer,
       Progress progress,
       Connection catalog,
       Connection scan)
@@ -249,61 +259,80 @@ public final class CompareRun {
     long pacedRows = 0;
     String shape = plan.shape().toJson();
     boolean more = reader.anyRowAfter(after);
-    long[] phaseNanos = new long[4]; // notes, read and hash, hash records, rest
-    while (!stopping && more) {
-      long chunkStart = System.nanoTime();
-      positions.open(
-          new Open(
-              table,
-              runId,
-              TaskKind.FULL,
-              chunk,
-              plan.task().sampling().deep(),
-              fingerprint,
-              shape,
-              after));
-      listener.opened(table, chunk);
-      long opened = System.nanoTime();
-      ChunkRead read = reader.read(after);
-      long readDone = System.nanoTime();
-      List<HashRecordLocation> locations =
-          writer.write(
-              new ChunkId(config.taskName(), runId, TaskKind.FULL, table.toString(), chunk),
-              plan,
-              read);
-      long written = System.nanoTime();
-      Failpoint.hit(Failpoint.COMPARE_HASHES_WRITTEN);
-      String saved = read.rows() == 0 ? after : read.lastKey();
-      positions.close(table, chunk, read, config.hashesTopic(), locations, saved);
-      phaseNanos[0] += opened - chunkStart + System.nanoTime() - written;
-      phaseNanos[1] += readDone - opened;
-      phaseNanos[2] += written - readDone;
-      rows += read.rows();
-      compared += read.comparedRows();
-      chunks++;
-      chunk++;
-      after = saved;
-      progress.chunkDone(rows, chunks);
-      more = read.moreRows();
-      if (!more) {
-        break;
+    long[] phaseNanos = new long[5]; // OPEN notes, read and hash, closing, waiting for it, rest
+    ChunkRead closing = null; // handed over to the closer, not yet known closed
+    try {
+      while (!stopping && more) {
+        long chunkStart = System.nanoTime();
+        positions.open(
+            new Open(
+                table,
+                runId,
+                TaskKind.FULL,
+                chunk,
+                plan.task().sampling().deep(),
+                fingerprint,
+                shape,
+                after));
+        listener.opened(table, chunk);
+        long opened = System.nanoTime();
+        ChunkRead read = reader.read(after);
+        long readDone = System.nanoTime();
+        if (closing != null) {
+          phaseNanos[2] += closer.awaitClosed();
+          rows += closing.rows();
+          compared += closing.comparedRows();
+          chunks++;
+          progress.chunkDone(rows, chunks);
+          closing = null;
+        }
+        String saved = read.rows() == 0 ? after : read.lastKey();
+        closer.close(
+            new ChunkId(config.taskName(), runId, TaskKind.FULL, table.toString(), chunk),
+            table,
+            plan,
+            read,
+            saved);
+        closing = read;
+        long handed = System.nanoTime();
+        phaseNanos[0] += opened - chunkStart;
+        phaseNanos[1] += readDone - opened;
+        phaseNanos[3] += handed - readDone;
+        chunk++;
+        after = saved;
+        more = read.moreRows();
+        if (!more) {
+          break;
+        }
+        pacedRows += read.rows();
+        long resting = System.nanoTime();
+        rest(
+            pacing.pauseAfterChunk(
+                pacedRows,
+                Duration.ofNanos(resting - pacingStart),
+                Duration.ofNanos(resting - chunkStart)));
+        phaseNanos[4] += System.nanoTime() - resting;
       }
-      pacedRows += read.rows();
-      long resting = System.nanoTime();
-      rest(
-          pacing.pauseAfterChunk(
-              pacedRows,
-              Duration.ofNanos(resting - pacingStart),
-              Duration.ofNanos(resting - chunkStart)));
-      phaseNanos[3] += System.nanoTime() - resting;
+      if (closing != null) {
+        long waiting = System.nanoTime();
+        phaseNanos[2] += closer.awaitClosed();
+        phaseNanos[3] += System.nanoTime() - waiting;
+        rows += closing.rows();
+        compared += closing.comparedRows();
+        chunks++;
+        progress.chunkDone(rows, chunks);
+      }
+    } catch (Exception | Error e) {
+      closer.finishAfter(e, CLOSE_AFTER_FAILURE);
+      throw e;
     }
     if (!stopping) {
       positions.finish(table);
       progress.tableDone(rows, chunks);
     }
     LOG.info(
-        "task={} table={} run={} {} chunks={} rows={} compared={} notes_ms={} read_hash_ms={}"
-            + " hash_records_ms={} throttle_ms={}",
+        "task={} table={} run={} {} chunks={} rows={} compared={} open_ms={} read_hash_ms={}"
+            + " close_ms={} close_wait_ms={} throttle_ms={}",
         config.taskName(),
         table,
         runId,
@@ -314,7 +343,8 @@ public final class CompareRun {
         phaseNanos[0] / 1_000_000,
         phaseNanos[1] / 1_000_000,
         phaseNanos[2] / 1_000_000,
-        phaseNanos[3] / 1_000_000);
+        phaseNanos[3] / 1_000_000,
+        phaseNanos[4] / 1_000_000);
     return new TableDone(table, runId, chunks, rows, compared, restarted);
   }
 

@@ -211,9 +211,17 @@ final class TaskPositions implements AutoCloseable {
     }
   }
 
-  /** Commits the CLOSE note of a read chunk together with the table's position after it. */
+  /**
+   * Commits the CLOSE note of a read chunk together with the table's position after it.
+   *
+   * <p>The note row may hold, besides this chunk's OPEN, the CLOSE of the chunk before (committed
+   * after this OPEN) or the OPEN of the next one (the run reads it meanwhile, {@link
+   * io.cdccompare.core.chunk.ChunkWindow}): the CLOSE therefore names its chunk itself. Anything
+   * else there (another run of the table) means two runs of the task are writing: refused.
+   */
   void close(
       TableName table,
+      String runId,
       long chunk,
       ChunkRead read,
       String hashesTopic,
@@ -222,11 +230,11 @@ final class TaskPositions implements AutoCloseable {
       throws SQLException {
     try (PreparedStatement note =
             connection.prepareStatement(
-                "UPDATE repi.validatetables SET phase = 'CLOSE', first_key = ?, last_key = ?,"
-                    + " chunk_rows = ?, compared_rows = ?, hashes_topic = ?, hash_locations = ?,"
-                    + " saved_position = ?, noted_at = now()"
-                    + " WHERE task = ? AND table_schema = ? AND table_name = ?"
-                    + " AND chunk = ? AND phase = 'OPEN'");
+                "UPDATE repi.validatetables SET chunk = ?, phase = 'CLOSE', first_key = ?,"
+                    + " last_key = ?, chunk_rows = ?, compared_rows = ?, hashes_topic = ?,"
+                    + " hash_locations = ?, saved_position = ?, noted_at = now()"
+                    + " WHERE task = ? AND table_schema = ? AND table_name = ? AND run_id = ?"
+                    + " AND (chunk = ? AND phase = 'CLOSE' OR chunk IN (?, ?) AND phase = 'OPEN')");
         PreparedStatement position =
             connection.prepareStatement(
                 "UPDATE repi.comparetables SET next_chunk = ?, saved_position = ?,"
@@ -234,6 +242,7 @@ final class TaskPositions implements AutoCloseable {
                     + " rows_compared = rows_compared + ?, updated_at = now()"
                     + " WHERE task = ? AND table_schema = ? AND table_name = ?")) {
       int i = 1;
+      note.setLong(i++, chunk);
       note.setString(i++, read.firstComparedKey());
       note.setString(i++, read.lastKey());
       note.setInt(i++, read.rows());
@@ -244,7 +253,10 @@ final class TaskPositions implements AutoCloseable {
       note.setString(i++, task);
       note.setString(i++, table.schema());
       note.setString(i++, table.table());
-      note.setLong(i, chunk);
+      note.setString(i++, runId);
+      note.setLong(i++, chunk - 1);
+      note.setLong(i++, chunk);
+      note.setLong(i, chunk + 1);
       if (note.executeUpdate() != 1) {
         throw new IllegalStateException(
             "task "

@@ -1,5 +1,8 @@
 package io.cdccompare.producer.compare;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cdccompare.core.chunk.ChunkWindow;
 import io.cdccompare.producer.capture.CaptureFixture;
 import io.cdccompare.schemas.avro.HashRecord;
 import io.cdccompare.schemas.avro.HashRecordLocation;
@@ -87,6 +90,39 @@ final class CompareFixture {
       }
     }
     return out;
+  }
+
+  /**
+   * Checks one partition's notes of a table run against the note protocol (DESIGN.md §3.2, {@link
+   * ChunkWindow}): the CLOSEs of chunks {@code 0 .. chunks - 1}, each once and in order; each after
+   * an OPEN of its chunk; an OPEN of chunk {@code c} only once every chunk below {@code c - 1} is
+   * closed (at most two open at once); no OPEN of a closed chunk.
+   *
+   * @return how many times each chunk was opened, by chunk
+   */
+  static Map<Long, Integer> checkNotes(List<MarkerAt> markers, int partition, int chunks) {
+    Map<Long, Integer> opens = new TreeMap<>();
+    long closed = 0; // chunks below this one are closed
+    for (MarkerAt m : markers) {
+      if (m.partition() != partition) {
+        continue;
+      }
+      long chunk = m.marker().getChunk();
+      String at = "partition " + partition + " offset " + m.offset() + ": ";
+      if (m.marker().getPhase() == MarkerPhase.OPEN) {
+        assertThat(chunk).as(at + "OPEN of a closed chunk").isGreaterThanOrEqualTo(closed);
+        assertThat(chunk)
+            .as(at + "OPEN %d with chunk %d not closed", chunk, closed)
+            .isLessThan(closed + ChunkWindow.OPEN_CHUNKS);
+        opens.merge(chunk, 1, Integer::sum);
+      } else {
+        assertThat(chunk).as(at + "CLOSE out of order").isEqualTo(closed);
+        assertThat(opens).as(at + "CLOSE %d without its OPEN", chunk).containsKey(chunk);
+        closed++;
+      }
+    }
+    assertThat(closed).as("chunks closed in partition %d", partition).isEqualTo(chunks);
+    return opens;
   }
 
   /** The hash records a CLOSE marker points to, read at their offsets. */

@@ -1,8 +1,10 @@
 package io.cdccompare.topology.verify;
 
+import io.cdccompare.core.chunk.ChunkWindow;
 import io.cdccompare.schemas.avro.Marker;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -31,10 +33,12 @@ import org.slf4j.LoggerFactory;
  *
  * where the chunk id is {@code <task>/<run id>/<chunk>} with {@code %} and {@code /} escaped.
  *
- * <p>A task compares one chunk of a table at a time, so an OPEN of another chunk of the same task
- * in the same partition means the previous one will never close (its run was abandoned): it is
- * dropped, and the store does not grow with abandoned runs. A replayed OPEN of the open chunk keeps
- * its keys. Not thread-safe: the task's thread only.
+ * <p>A task keeps at most {@link ChunkWindow#OPEN_CHUNKS} chunks of a table open at once (it reads
+ * the next chunk while the previous one's hash records are acknowledged). So an OPEN of a chunk of
+ * another run of the same task in the same partition, or of a chunk at least that many numbers
+ * further in the same run, means an open chunk will never close (its run was abandoned, or stopped
+ * and resumed): it is dropped, and the store does not grow with abandoned runs. A replayed OPEN of
+ * an open chunk keeps its keys. Not thread-safe: the task's thread only.
  */
 final class OpenChunks {
   static final String STORE = "verify-open-chunks";
@@ -44,8 +48,16 @@ final class OpenChunks {
 
   private final KeyValueStore<String, String> store;
 
-  /** Per {@code topic/partition}: task → id of its open chunk. */
-  private final Map<String, Map<String, String>> open = new HashMap<>();
+  /** Per {@code topic/partition}: task → its open chunks. */
+  private final Map<String, Map<String, List<Open>>> open = new HashMap<>();
+
+  /** An open chunk: its id in the store, and the run and number it was read from. */
+  private record Open(String id, String run, long chunk) {
+    static Open of(String id) {
+      String[] parts = id.split("/", 3);
+      return new Open(id, parts[1], Long.parseLong(parts[2]));
+    }
+  }
 
   OpenChunks(KeyValueStore<String, String> store) {
     this.store = store;
@@ -54,7 +66,8 @@ final class OpenChunks {
         KeyValue<String, String> entry = chunks.next();
         String[] parts = entry.key.split("/", 4);
         open.computeIfAbsent(parts[1] + "/" + parts[2], k -> new HashMap<>())
-            .put(entry.value, parts[3]);
+            .computeIfAbsent(entry.value, k -> new ArrayList<>())
+            .add(Open.of(parts[3]));
       }
     }
   }
@@ -62,40 +75,48 @@ final class OpenChunks {
   /** An OPEN marker: the chunk collects the keys changed from now on. */
   void open(String topic, int partition, Marker marker) {
     String partitionId = topic + "/" + partition;
-    String chunk = chunkId(marker);
-    Map<String, String> byTask = open.computeIfAbsent(partitionId, k -> new HashMap<>());
-    String previous = byTask.get(marker.getTask());
-    if (chunk.equals(previous)) {
+    Open opening = Open.of(chunkId(marker));
+    List<Open> ofTask =
+        open.computeIfAbsent(partitionId, k -> new HashMap<>())
+            .computeIfAbsent(marker.getTask(), k -> new ArrayList<>());
+    if (ofTask.contains(opening)) {
       return; // replayed OPEN: the keys collected so far stand
     }
-    if (previous != null) {
-      LOG.info(
-          "task={} partition={} chunk {} was never closed; {} opens: forgetting the old one",
-          marker.getTask(),
-          partitionId,
-          previous,
-          chunk);
-      drop(partitionId, previous);
+    for (Iterator<Open> it = ofTask.iterator(); it.hasNext(); ) {
+      Open old = it.next();
+      if (!old.run().equals(opening.run()) || ChunkWindow.abandoned(old.chunk(), opening.chunk())) {
+        LOG.info(
+            "task={} partition={} chunk {} was never closed; {} opens: forgetting the old one",
+            marker.getTask(),
+            partitionId,
+            old.id(),
+            opening.id());
+        drop(partitionId, old.id());
+        it.remove();
+      }
     }
-    store.put("C/" + partitionId + "/" + chunk, marker.getTask());
-    byTask.put(marker.getTask(), chunk);
+    store.put("C/" + partitionId + "/" + opening.id(), marker.getTask());
+    ofTask.add(opening);
   }
 
   /** A change of {@code key}: in flight for every chunk open in its partition. */
   void changed(String topic, int partition, String key) {
-    Map<String, String> byTask = open.get(topic + "/" + partition);
+    Map<String, List<Open>> byTask = open.get(topic + "/" + partition);
     if (byTask == null) {
       return;
     }
-    for (String chunk : byTask.values()) {
-      store.put("K/" + topic + "/" + partition + "/" + chunk + "/" + key, "");
+    for (List<Open> chunks : byTask.values()) {
+      for (Open chunk : chunks) {
+        store.put("K/" + topic + "/" + partition + "/" + chunk.id() + "/" + key, "");
+      }
     }
   }
 
   /** True if the chunk of this marker is open in the partition. */
   boolean isOpen(String topic, int partition, Marker marker) {
-    Map<String, String> byTask = open.get(topic + "/" + partition);
-    return byTask != null && chunkId(marker).equals(byTask.get(marker.getTask()));
+    Map<String, List<Open>> byTask = open.get(topic + "/" + partition);
+    return byTask != null
+        && byTask.getOrDefault(marker.getTask(), List.of()).contains(Open.of(chunkId(marker)));
   }
 
   /** The keys changed in the partition since the chunk's OPEN marker. */
@@ -114,9 +135,12 @@ final class OpenChunks {
   void close(String topic, int partition, Marker marker) {
     String partitionId = topic + "/" + partition;
     String chunk = chunkId(marker);
-    Map<String, String> byTask = open.get(partitionId);
-    if (byTask != null && chunk.equals(byTask.get(marker.getTask()))) {
-      byTask.remove(marker.getTask());
+    Map<String, List<Open>> byTask = open.get(partitionId);
+    if (byTask != null) {
+      List<Open> ofTask = byTask.get(marker.getTask());
+      if (ofTask != null && ofTask.remove(Open.of(chunk)) && ofTask.isEmpty()) {
+        byTask.remove(marker.getTask());
+      }
     }
     drop(partitionId, chunk);
   }

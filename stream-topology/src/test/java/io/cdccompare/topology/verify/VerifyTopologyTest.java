@@ -171,6 +171,50 @@ class VerifyTopologyTest {
   }
 
   @Test
+  void theNextChunkMayOpenBeforeThePreviousClosesEachKeepingItsOwnKeys() throws Exception {
+    try (VerifyDriver d = new VerifyDriver()) {
+      // Given chunk 0 open while key 2 changes; chunk 1 opens before chunk 0 closes
+      d.open(0);
+      d.change("u", 2, "x");
+      d.open(1);
+      d.change("u", 5, "y");
+
+      // When chunk 0 closes, then key 6 changes and chunk 1 closes
+      d.close(0, "1", "3", Map.of());
+      d.change("u", 6, "z");
+      d.close(1, "4", "6", Map.of());
+
+      // Then chunk 0 was open for keys 2 and 5, chunk 1 for 5 and 6 only, and both were verified
+      assertThat(d.target.checks).hasSize(2);
+      assertThat(d.target.checks.get(0).inFlightKeys()).containsExactlyInAnyOrder("2", "5");
+      assertThat(d.target.checks.get(1).inFlightKeys()).containsExactlyInAnyOrder("5", "6");
+      assertThat(d.results()).extracting(ChunkResult::getChunk).containsExactly(0L, 1L);
+    }
+  }
+
+  @Test
+  void aChunkTwoOpensBehindIsForgottenAsNeverClosed() throws Exception {
+    try (VerifyDriver d = new VerifyDriver()) {
+      // Given chunk 0 open while key 2 changes, then chunks 1 and 2 open without chunk 0 closing
+      // (a stopped run resumed elsewhere could do this; a running one never has three open)
+      d.open(0);
+      d.change("u", 2, "x");
+      d.open(1);
+      d.open(2);
+      d.change("u", 9, "y");
+
+      // When a CLOSE of chunk 0 comes after all (a late copy) and chunk 1 closes
+      d.close(0, "1", "3", Map.of());
+      d.close(1, "4", "6", Map.of());
+
+      // Then chunk 0 was forgotten at the OPEN of chunk 2 (no keys in flight, no longer open),
+      // while chunk 1, within the window, kept its keys
+      assertThat(d.target.checks.get(0).inFlightKeys()).isEmpty();
+      assertThat(d.target.checks.get(1).inFlightKeys()).containsExactly("9");
+    }
+  }
+
+  @Test
   void aReplayedCloseReEmitsTheStoredVerdictWithoutVerifyingAgain() throws Exception {
     try (VerifyDriver d = new VerifyDriver()) {
       // Given chunk 0 verified once
