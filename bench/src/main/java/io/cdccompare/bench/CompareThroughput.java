@@ -50,10 +50,11 @@ import org.postgresql.PGConnection;
  * not JMH.
  *
  * <p>For each row count: COPY warmed once, then the best of 3 of each form; the compare task run in
- * this JVM (wall time of {@link CompareRun#run()}, after three unmeasured compares of a 100 000-row
- * table that warm the JIT), then again in a child JVM capped at {@code -Xmx256m} that reports its
- * peak heap ({@link CompareHeapProbe}). The capture is started once to prepare the source ({@code
- * repi} tables, publication, table topics) and stopped before anything is measured: no markers.
+ * this JVM (wall time of {@link CompareRun#run()}, after three unmeasured compares of a table of a
+ * million rows that warm the JIT; the CPU each part of the run used, from {@link CpuMeter}), then
+ * again in a child JVM capped at {@code -Xmx256m} that reports its peak heap ({@link
+ * CompareHeapProbe}). The capture is started once to prepare the source ({@code repi} tables,
+ * publication, table topics) and stopped before anything is measured: no markers.
  *
  * <p>Arguments: {@code <rows>... [--chunk=N] [--gc=g1|serial] [--runs=N]} — row counts (default
  * {@code 1000000}), the compare chunk size (default: the task default), the child's collector
@@ -61,7 +62,7 @@ import org.postgresql.PGConnection;
  * bench/README.md.
  */
 public final class CompareThroughput {
-  private static final int WARM_UP_ROWS = 100_000;
+  private static final int WARM_UP_ROWS = 1_000_000;
   private static final int WARM_UP_RUNS = 3;
   private static final int COPY_RUNS = 3;
   private static final String CHILD_HEAP = "256m";
@@ -75,6 +76,7 @@ public final class CompareThroughput {
       double copyStdoutRate,
       double jdbcScanRate,
       double compareRate,
+      Map<String, Double> cpu,
       Child child,
       String childFailure) {}
 
@@ -169,9 +171,14 @@ public final class CompareThroughput {
         double copyStdout = copyToStdout(pg, db, table, n);
         double jdbcScan = jdbcScan(pg, db, table, n);
         double compare = 0;
+        Map<String, Double> cpu = null;
         for (int r = 0; r < runs; r++) {
+          Map<String, Double> before = CpuMeter.snapshot();
           long nanos = compareInProcess(task, "public." + table, "bench-" + n + "-" + r, n);
-          compare = Math.max(compare, n / (nanos / 1e9));
+          if (n / (nanos / 1e9) > compare) {
+            compare = n / (nanos / 1e9);
+            cpu = CpuMeter.between(before, CpuMeter.snapshot());
+          }
           System.err.printf(
               Locale.ROOT, "compare %d rows in-process: %.0f rows/s%n", n, n / (nanos / 1e9));
         }
@@ -183,7 +190,7 @@ public final class CompareThroughput {
           failure = e.getMessage();
           System.err.println("child compare of " + n + " rows failed: " + failure);
         }
-        results.add(new Result(n, copyFile, copyStdout, jdbcScan, compare, child, failure));
+        results.add(new Result(n, copyFile, copyStdout, jdbcScan, compare, cpu, child, failure));
       }
       report(results, chunk, gc, runs, privilege);
     }
@@ -536,6 +543,42 @@ public final class CompareThroughput {
             + CHILD_HEAP
             + ", whatever the size.");
     System.out.println("source user: " + privilege);
+    int cores = Runtime.getRuntime().availableProcessors();
+    System.out.printf(
+        Locale.ROOT,
+        "%nCPU per row of the in-process compare (from /proc, the whole run: producer JVM with its"
+            + " JIT and GC threads, every PostgreSQL backend, the broker JVM), and the rate the"
+            + " CPU alone would allow on this machine's %d cores if every part ran in parallel%n",
+        cores);
+    System.out.printf(
+        Locale.ROOT,
+        "%10s | %14s | %14s | %14s | %14s | %16s | %15s%n",
+        "rows",
+        "producer µs",
+        "PostgreSQL µs",
+        "broker µs",
+        "total µs",
+        "CPU ceiling/s",
+        "ceiling ratio");
+    for (Result r : results) {
+      double producer = r.cpu().get(CpuMeter.PRODUCER) * 1e6 / r.rows();
+      double postgres = r.cpu().get(CpuMeter.POSTGRES) * 1e6 / r.rows();
+      double broker = r.cpu().get(CpuMeter.BROKER) * 1e6 / r.rows();
+      double total = producer + postgres + broker;
+      double ceiling = total > 0 ? cores * 1e6 / total : 0;
+      System.out.printf(
+          Locale.ROOT,
+          "%10d | %14.3f | %14.3f | %14.3f | %14.3f | %16.0f | %15s%n",
+          r.rows(),
+          producer,
+          postgres,
+          broker,
+          total,
+          ceiling,
+          r.copyFileRate() > 0
+              ? String.format(Locale.ROOT, "%.2f", ceiling / r.copyFileRate())
+              : "n/a");
+    }
     for (Result r : results) {
       if (r.childFailure() != null) {
         System.out.println(r.rows() + " rows: child FAILED: " + r.childFailure());

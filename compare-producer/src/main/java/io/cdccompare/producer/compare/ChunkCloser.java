@@ -7,9 +7,9 @@ import io.cdccompare.producer.compare.HashRecordWriter.ChunkId;
 import io.cdccompare.schemas.avro.HashRecordLocation;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -28,20 +28,19 @@ final class ChunkCloser implements AutoCloseable {
   private final HashRecordWriter writer;
   private final TaskPositions notes;
   private final String hashesTopic;
-  private Future<Long> pending;
+  private Future<Closed> pending;
+
+  /** A closed chunk: what was read, and how long its close took on the closer's thread. */
+  record Closed(ChunkRead read, long nanos) {}
 
   /**
+   * @param thread a thread of its own, shut down on {@link #close()}
    * @param notes the connection the CLOSE notes are committed on, not the one of the OPEN notes
    *     (those are committed meanwhile)
    */
-  ChunkCloser(String task, HashRecordWriter writer, TaskPositions notes, String hashesTopic) {
-    this.thread =
-        Executors.newSingleThreadExecutor(
-            r -> {
-              Thread t = new Thread(r, "compare-close-" + task);
-              t.setDaemon(true);
-              return t;
-            });
+  ChunkCloser(
+      ExecutorService thread, HashRecordWriter writer, TaskPositions notes, String hashesTopic) {
+    this.thread = thread;
     this.writer = writer;
     this.notes = notes;
     this.hashesTopic = hashesTopic;
@@ -51,20 +50,27 @@ final class ChunkCloser implements AutoCloseable {
    * Hands a read chunk over to be closed; the chunk handed over before must be closed already
    * ({@link #awaitClosed}).
    *
+   * @param hashed the chunk's keys and hashes, maybe still in the making
    * @param saved the table's position after the chunk
    */
-  void close(ChunkId id, TableName table, ScanPlan plan, ChunkRead read, String saved) {
+  void close(
+      ChunkId id,
+      TableName table,
+      ScanPlan plan,
+      CompletableFuture<ChunkRead> hashed,
+      String saved) {
     if (pending != null) {
       throw new IllegalStateException("chunk handed over before it was awaited");
     }
     pending =
         thread.submit(
             () -> {
+              ChunkRead read = hashed.get();
               long start = System.nanoTime();
               List<HashRecordLocation> locations = writer.write(id, plan, read);
               Failpoint.hit(Failpoint.COMPARE_HASHES_WRITTEN);
               notes.close(table, id.runId(), id.chunk(), read, hashesTopic, locations, saved);
-              return System.nanoTime() - start;
+              return new Closed(read, System.nanoTime() - start);
             });
   }
 
@@ -77,17 +83,22 @@ final class ChunkCloser implements AutoCloseable {
    * Waits until the chunk handed over last is closed: its hash records acknowledged and its CLOSE
    * note committed.
    *
-   * @return how long its close took (the thread's own time, not the wait)
-   * @throws Exception what stopped the close (a refused hash record, a failed note)
+   * @return the chunk, and how long its close took once its hashes were there
+   * @throws Exception what stopped the close (a failed read or hash, a refused hash record, a
+   *     failed note)
    */
-  long awaitClosed() throws Exception {
-    Future<Long> closing = pending;
+  Closed awaitClosed() throws Exception {
+    Future<Closed> closing = pending;
     pending = null;
     try {
       return closing.get();
     } catch (ExecutionException e) {
-      if (e.getCause() instanceof Exception cause) {
-        throw cause;
+      Throwable cause = e.getCause();
+      if (cause instanceof ExecutionException hashing) {
+        cause = hashing.getCause(); // the hashing's failure, through the closer
+      }
+      if (cause instanceof Exception failure) {
+        throw failure;
       }
       throw e;
     }
@@ -99,7 +110,7 @@ final class ChunkCloser implements AutoCloseable {
    * {@code failure}.
    */
   void finishAfter(Throwable failure, Duration timeout) {
-    Future<Long> closing = pending;
+    Future<Closed> closing = pending;
     pending = null;
     if (closing == null) {
       return;

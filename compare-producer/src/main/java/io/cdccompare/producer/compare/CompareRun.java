@@ -3,6 +3,7 @@ package io.cdccompare.producer.compare;
 import io.cdccompare.core.compare.ChunkPacing;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.producer.capture.NoteTable;
+import io.cdccompare.producer.compare.ChunkReader.ChunkScan;
 import io.cdccompare.producer.compare.HashRecordWriter.ChunkId;
 import io.cdccompare.producer.compare.TaskPositions.Open;
 import io.cdccompare.producer.compare.TaskPositions.Position;
@@ -23,6 +24,9 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -132,10 +136,11 @@ public final class CompareRun {
       }
       positions.ensureTables();
       RunStart start = start(positions, plans);
+      ExecutorService hashing = thread("compare-hash-" + task);
       try (KafkaProducer<String, HashRecord> producer = producer(maxRecordBytes);
           ChunkCloser closer =
               new ChunkCloser(
-                  task,
+                  thread("compare-close-" + task),
                   new HashRecordWriter(producer, config.hashesTopic(), maxRecordBytes),
                   closes,
                   config.hashesTopic())) {
@@ -145,7 +150,7 @@ public final class CompareRun {
           if (stopping) {
             break;
           }
-          done.add(compareTable(plan, start, positions, closer, progress, catalog, scan));
+          done.add(compareTable(plan, start, positions, hashing, closer, progress, catalog, scan));
         }
         boolean complete = !stopping;
         LOG.info(
@@ -155,8 +160,20 @@ public final class CompareRun {
             complete ? "finished" : "stopped",
             done.size());
         return new Summary(start.taskRunId(), start.resumed(), complete, done);
+      } finally {
+        hashing.shutdownNow();
       }
     }
+  }
+
+  /** A thread of the run's own (a daemon: it never keeps a stopping JVM alive). */
+  private static ExecutorService thread(String name) {
+    return Executors.newSingleThreadExecutor(
+        r -> {
+          Thread t = new Thread(r, name);
+          t.setDaemon(true);
+          return t;
+        });
   }
 
   private List<ScanPlan> resolve(Connection catalog) throws SQLException {
@@ -211,6 +228,7 @@ public final class CompareRun {
       ScanPlan plan,
       RunStart start,
       TaskPositions positions,
+      Executor hashing,
       ChunkCloser closer,
       Progress progress,
       Connection catalog,
@@ -252,15 +270,14 @@ public final class CompareRun {
     long rows = position.rowsRead();
     long compared = position.rowsCompared();
     long chunks = position.chunksDone();
-    ChunkReader reader = new ChunkReader(scan, plan, config.fetchSize());
+    ChunkReader reader = new ChunkReader(scan, plan, config.fetchSize(), hashing);
     ChunkPacing pacing = config.pacing();
     progress.tableStarted(table, estimatedRows(catalog, plan), rows);
     long pacingStart = System.nanoTime();
     long pacedRows = 0;
     String shape = plan.shape().toJson();
     boolean more = reader.anyRowAfter(after);
-    long[] phaseNanos = new long[5]; // OPEN notes, read and hash, closing, waiting for it, rest
-    ChunkRead closing = null; // handed over to the closer, not yet known closed
+    long[] phaseNanos = new long[5]; // OPEN notes, scan, closing, waiting for it, rest
     try {
       while (!stopping && more) {
         long chunkStart = System.nanoTime();
@@ -276,24 +293,23 @@ public final class CompareRun {
                 after));
         listener.opened(table, chunk);
         long opened = System.nanoTime();
-        ChunkRead read = reader.read(after);
+        ChunkScan read = reader.read(after);
         long readDone = System.nanoTime();
-        if (closing != null) {
-          phaseNanos[2] += closer.awaitClosed();
-          rows += closing.rows();
-          compared += closing.comparedRows();
+        if (closer.closing()) {
+          ChunkCloser.Closed closed = closer.awaitClosed();
+          phaseNanos[2] += closed.nanos();
+          rows += closed.read().rows();
+          compared += closed.read().comparedRows();
           chunks++;
           progress.chunkDone(rows, chunks);
-          closing = null;
         }
         String saved = read.rows() == 0 ? after : read.lastKey();
         closer.close(
             new ChunkId(config.taskName(), runId, TaskKind.FULL, table.toString(), chunk),
             table,
             plan,
-            read,
+            read.read(),
             saved);
-        closing = read;
         long handed = System.nanoTime();
         phaseNanos[0] += opened - chunkStart;
         phaseNanos[1] += readDone - opened;
@@ -313,12 +329,13 @@ public final class CompareRun {
                 Duration.ofNanos(resting - chunkStart)));
         phaseNanos[4] += System.nanoTime() - resting;
       }
-      if (closing != null) {
+      if (closer.closing()) {
         long waiting = System.nanoTime();
-        phaseNanos[2] += closer.awaitClosed();
+        ChunkCloser.Closed closed = closer.awaitClosed();
+        phaseNanos[2] += closed.nanos();
         phaseNanos[3] += System.nanoTime() - waiting;
-        rows += closing.rows();
-        compared += closing.comparedRows();
+        rows += closed.read().rows();
+        compared += closed.read().comparedRows();
         chunks++;
         progress.chunkDone(rows, chunks);
       }
@@ -331,7 +348,7 @@ public final class CompareRun {
       progress.tableDone(rows, chunks);
     }
     LOG.info(
-        "task={} table={} run={} {} chunks={} rows={} compared={} open_ms={} read_hash_ms={}"
+        "task={} table={} run={} {} chunks={} rows={} compared={} open_ms={} scan_ms={}"
             + " close_ms={} close_wait_ms={} throttle_ms={}",
         config.taskName(),
         table,

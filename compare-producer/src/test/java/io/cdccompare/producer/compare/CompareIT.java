@@ -62,7 +62,7 @@ class CompareIT {
     }
 
     // Then every chunk's hash records hold exactly its compared rows: the last 10 %
-    Map<Long, Map<String, String>> expected = expectedChunks(source);
+    Map<Long, Map<String, String>> expected = expectedChunks(source, 10);
     List<MarkerAt> markers = f.markers(topic, "full");
     Map<Long, Marker> closes = CompareFixture.closes(markers);
     assertThat(summary.complete()).isTrue();
@@ -95,6 +95,44 @@ class CompareIT {
           .as("OPENs per chunk in partition %d", p)
           .hasSize(15)
           .allSatisfy((chunk, opens) -> assertThat(opens).isEqualTo(1));
+    }
+  }
+
+  @Test
+  void deepHundredHashesEveryRowWhileTheScanReadsOn(EmbeddedEnvironment env) throws Exception {
+    // Given 25 500 rows with a composite key: 3 chunks of 7 000 and one of 4 500, each hashed on
+    // the hashing thread in batches of 1 000 rows, the last batch of a chunk partial
+    CaptureFixture source = new CaptureFixture(env);
+    CompareFixture f = new CompareFixture(source);
+    source.sql(
+        "CREATE TABLE orders (region int, code text, qty int NOT NULL, note text NOT NULL,"
+            + " PRIMARY KEY (region, code))",
+        "INSERT INTO orders SELECT g % 7, 'c' || lpad(g::text, 6, '0'), g, 'n' || (g * 31 % 1000)"
+            + " FROM generate_series(1, 25500) g");
+    String topic = TopicLayout.topicName(source.prefix, new TableName("public", "orders"));
+    Map<String, String> task = f.task("every", "public.orders");
+    task.put("chunk", Integer.toString(CHUNK));
+    task.put("deep", "100");
+
+    // When the task runs with the capture streaming
+    CompareRun.Summary summary;
+    try (CaptureFixture.Running capture = source.start(source.config("public.orders"))) {
+      summary = new CompareRun(CompareConfig.of(task), false).run();
+      await().atMost(Duration.ofSeconds(60)).until(() -> f.markers(topic, "every").size() >= 24);
+    }
+
+    // Then every row of every chunk is in its hash records with the hash SQL computes
+    assertThat(summary.complete()).isTrue();
+    assertThat(summary.tables().get(0).comparedRows()).isEqualTo(25_500);
+    Map<Long, Map<String, String>> expected = expectedChunks(source, 100);
+    Map<Long, Marker> closes = CompareFixture.closes(f.markers(topic, "every"));
+    assertThat(closes.keySet()).isEqualTo(expected.keySet()).hasSize(4);
+    for (Map.Entry<Long, Marker> e : closes.entrySet()) {
+      Map<String, String> chunk = expected.get(e.getKey());
+      assertThat(f.pairs(e.getValue())).as("chunk %d", e.getKey()).isEqualTo(chunk);
+      assertThat(e.getValue().getFirstComparedKey()).isEqualTo(chunk.keySet().iterator().next());
+      assertThat(e.getValue().getLastKey())
+          .isEqualTo(new ArrayList<>(chunk.keySet()).get(chunk.size() - 1));
     }
   }
 
@@ -189,7 +227,7 @@ class CompareIT {
    * The compared rows of every chunk, computed by SQL alone: the key text and the MD5 of the
    * compatible row text (no value here needs escaping or trimming).
    */
-  private static Map<Long, Map<String, String>> expectedChunks(CaptureFixture source)
+  private static Map<Long, Map<String, String>> expectedChunks(CaptureFixture source, int deep)
       throws Exception {
     Map<Long, Map<String, String>> chunks = new TreeMap<>();
     try (Connection c = source.connect();
@@ -206,7 +244,9 @@ class CompareIT {
                     + ") AS n FROM o)"
                     + " SELECT chunk, region || ',' || code,"
                     + " md5(region || ',' || code || ',' || qty || ',' || note)"
-                    + " FROM k WHERE idx >= n - (n * 10 + 50) / 100 ORDER BY i")) {
+                    + " FROM k WHERE idx >= n - (n * "
+                    + deep
+                    + " + 50) / 100 ORDER BY i")) {
       while (rs.next()) {
         chunks
             .computeIfAbsent(rs.getLong(1), k -> new java.util.LinkedHashMap<>())

@@ -8,6 +8,7 @@ import io.cdccompare.verifier.sql.ValueReader;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -53,10 +54,20 @@ public final class JdbcKeyReader {
 
   /** The encoded key of the current row. */
   public String encode(ResultSet row) throws SQLException {
-    List<Object> values = new ArrayList<>(readers.length);
+    return encode(values(row));
+  }
+
+  /** The current row's key values, in key order (a new array): to encode later, on any thread. */
+  public Object[] values(ResultSet row) throws SQLException {
+    Object[] values = new Object[readers.length];
     for (int i = 0; i < readers.length; i++) {
-      values.add(readers[i].read(row, firstColumn + i));
+      values[i] = readers[i].read(row, firstColumn + i);
     }
-    return codec.encode(values);
+    return values;
+  }
+
+  /** The encoded key of key values read by {@link #values}. */
+  public String encode(Object[] values) {
+    return codec.encode(Arrays.asList(values));
   }
 }

@@ -96,6 +96,26 @@ public final class JdbcRowHasher {
     return hasher.digest(read(row));
   }
 
+  /**
+   * The current row's hashed values, in plan order (a new array), to hash later with {@link
+   * #digest(Object[])}: reading them is safe on one thread while another hashes rows read before.
+   */
+  public Object[] values(ResultSet row) throws SQLException {
+    Object[] copy = new Object[readers.length];
+    for (int i = 0; i < readers.length; i++) {
+      copy[i] = readers[i].read(row, firstColumn + i);
+    }
+    return copy;
+  }
+
+  /**
+   * The hash of values read by {@link #values} as raw bytes. Uses the one {@link RowHasher}: call
+   * it (and the other hashing methods) from one thread at a time.
+   */
+  public byte[] digest(Object[] values) {
+    return hasher.digest(values);
+  }
+
   /** The canonical text of the current row, for diagnostics (never logged: it holds data). */
   public String canonicalText(ResultSet row) throws SQLException {
     return hasher.canonicalText(read(row));
