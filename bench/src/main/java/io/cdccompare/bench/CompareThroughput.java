@@ -142,6 +142,7 @@ public final class CompareThroughput {
       for (long n : distinct) {
         tables.add(load(pg, db, "narrow_" + n, n));
       }
+      checkpoint(pg, db);
       String privilege = copyPrivilege(pg, db);
       System.err.println("source user " + pg.user() + ": " + privilege);
 
@@ -173,11 +174,12 @@ public final class CompareThroughput {
         double compare = 0;
         Map<String, Double> cpu = null;
         for (int r = 0; r < runs; r++) {
-          Map<String, Double> before = CpuMeter.snapshot();
+          CpuMeter meter = CpuMeter.start();
           long nanos = compareInProcess(task, "public." + table, "bench-" + n + "-" + r, n);
+          Map<String, Double> used = meter.stop();
           if (n / (nanos / 1e9) > compare) {
             compare = n / (nanos / 1e9);
-            cpu = CpuMeter.between(before, CpuMeter.snapshot());
+            cpu = used;
           }
           System.err.printf(
               Locale.ROOT, "compare %d rows in-process: %.0f rows/s%n", n, n / (nanos / 1e9));
@@ -220,6 +222,17 @@ public final class CompareThroughput {
         rows,
         (System.nanoTime() - start) / 1e9);
     return "public." + table;
+  }
+
+  /**
+   * Writes out what the loads left dirty, so that no checkpoint spread over the next minutes takes
+   * CPU from (and is counted in) the measured runs.
+   */
+  private static void checkpoint(PostgresServer pg, String db) throws SQLException {
+    try (Connection c = pg.connect(db);
+        Statement s = c.createStatement()) {
+      s.execute("CHECKPOINT");
+    }
   }
 
   /** Whether the user may write a server file ({@code COPY ... TO '/dev/null'}). */

@@ -83,7 +83,9 @@ public final class SpecificAvroSerializer<T extends SpecificRecord> implements S
       ByteBuffer header = ByteBuffer.allocate(WireFormat.HEADER_LENGTH);
       WireFormat.writeHeader(header, id);
       out.write(header.array());
-      BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+      // buffered: a hash record is thousands of small writes, each a synchronized call on a
+      // ByteArrayOutputStream when written directly
+      BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
       writer(data).write(data, encoder);
       encoder.flush();
       return out.toByteArray();
