@@ -267,12 +267,10 @@ public final class CompareRun {
     String runId = position.runId();
     long chunk = position.nextChunk();
     String after = position.savedPosition();
-    long rows = position.rowsRead();
-    long compared = position.rowsCompared();
-    long chunks = position.chunksDone();
+    Counts counts = new Counts(position.rowsRead(), position.rowsCompared(), position.chunksDone());
     ChunkReader reader = new ChunkReader(scan, plan, config.fetchSize(), hashing);
     ChunkPacing pacing = config.pacing();
-    progress.tableStarted(table, estimatedRows(catalog, plan), rows);
+    progress.tableStarted(table, estimatedRows(catalog, plan), counts.rows);
     long pacingStart = System.nanoTime();
     long pacedRows = 0;
     String shape = plan.shape().toJson();
@@ -296,12 +294,7 @@ public final class CompareRun {
         ChunkScan read = reader.read(after);
         long readDone = System.nanoTime();
         if (closer.closing()) {
-          ChunkCloser.Closed closed = closer.awaitClosed();
-          phaseNanos[2] += closed.nanos();
-          rows += closed.read().rows();
-          compared += closed.read().comparedRows();
-          chunks++;
-          progress.chunkDone(rows, chunks);
+          phaseNanos[2] += counts.add(closer.awaitClosed(), progress);
         }
         String saved = read.rows() == 0 ? after : read.lastKey();
         closer.close(
@@ -331,13 +324,8 @@ public final class CompareRun {
       }
       if (closer.closing()) {
         long waiting = System.nanoTime();
-        ChunkCloser.Closed closed = closer.awaitClosed();
-        phaseNanos[2] += closed.nanos();
+        phaseNanos[2] += counts.add(closer.awaitClosed(), progress);
         phaseNanos[3] += System.nanoTime() - waiting;
-        rows += closed.read().rows();
-        compared += closed.read().comparedRows();
-        chunks++;
-        progress.chunkDone(rows, chunks);
       }
     } catch (Exception | Error e) {
       closer.finishAfter(e, CLOSE_AFTER_FAILURE);
@@ -345,7 +333,7 @@ public final class CompareRun {
     }
     if (!stopping) {
       positions.finish(table);
-      progress.tableDone(rows, chunks);
+      progress.tableDone(counts.rows, counts.chunks);
     }
     LOG.info(
         "task={} table={} run={} {} chunks={} rows={} compared={} open_ms={} scan_ms={}"
@@ -354,15 +342,37 @@ public final class CompareRun {
         table,
         runId,
         stopping ? "stopped" : "done",
-        chunks,
-        rows,
-        compared,
+        counts.chunks,
+        counts.rows,
+        counts.compared,
         phaseNanos[0] / 1_000_000,
         phaseNanos[1] / 1_000_000,
         phaseNanos[2] / 1_000_000,
         phaseNanos[3] / 1_000_000,
         phaseNanos[4] / 1_000_000);
-    return new TableDone(table, runId, chunks, rows, compared, restarted);
+    return new TableDone(table, runId, counts.chunks, counts.rows, counts.compared, restarted);
+  }
+
+  /** What a table's closed chunks add up to, an earlier part of the same run included. */
+  private static final class Counts {
+    long rows;
+    long compared;
+    long chunks;
+
+    Counts(long rows, long compared, long chunks) {
+      this.rows = rows;
+      this.compared = compared;
+      this.chunks = chunks;
+    }
+
+    /** Counts a closed chunk and shows it; returns how long its close took. */
+    long add(ChunkCloser.Closed closed, Progress progress) {
+      rows += closed.read().rows();
+      compared += closed.read().comparedRows();
+      chunks++;
+      progress.chunkDone(rows, chunks);
+      return closed.nanos();
+    }
   }
 
   private void rest(Duration pause) throws InterruptedException {

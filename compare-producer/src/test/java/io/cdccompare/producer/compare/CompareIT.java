@@ -1,6 +1,7 @@
 package io.cdccompare.producer.compare;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 import io.cdccompare.core.stream.KeyPartitioner;
@@ -42,14 +43,7 @@ class CompareIT {
     // Given 100 000 rows with a composite key (15 chunks of 7 000, the last one 2 000 rows)
     CaptureFixture source = new CaptureFixture(env);
     CompareFixture f = new CompareFixture(source);
-    source.sql(
-        "CREATE TABLE orders (region int, code text, qty int NOT NULL, note text NOT NULL,"
-            + " PRIMARY KEY (region, code))",
-        "INSERT INTO orders SELECT g % 7, 'c' || lpad(g::text, 6, '0'), g, 'n' || (g * 31 % 1000)"
-            + " FROM generate_series(1, "
-            + ROWS
-            + ") g");
-    String topic = TopicLayout.topicName(source.prefix, new TableName("public", "orders"));
+    String topic = loadOrders(source, ROWS);
     Map<String, String> task = f.task("full", "public.orders");
     task.put("chunk", Integer.toString(CHUNK));
     task.put("deep", "10");
@@ -104,12 +98,7 @@ class CompareIT {
     // the hashing thread in batches of 1 000 rows, the last batch of a chunk partial
     CaptureFixture source = new CaptureFixture(env);
     CompareFixture f = new CompareFixture(source);
-    source.sql(
-        "CREATE TABLE orders (region int, code text, qty int NOT NULL, note text NOT NULL,"
-            + " PRIMARY KEY (region, code))",
-        "INSERT INTO orders SELECT g % 7, 'c' || lpad(g::text, 6, '0'), g, 'n' || (g * 31 % 1000)"
-            + " FROM generate_series(1, 25500) g");
-    String topic = TopicLayout.topicName(source.prefix, new TableName("public", "orders"));
+    String topic = loadOrders(source, 25_500);
     Map<String, String> task = f.task("every", "public.orders");
     task.put("chunk", Integer.toString(CHUNK));
     task.put("deep", "100");
@@ -175,18 +164,7 @@ class CompareIT {
     source.sql(
         "CREATE TABLE wide (id bigint PRIMARY KEY, v text)",
         "INSERT INTO wide SELECT g, md5(g::text) FROM generate_series(1, 12000) g");
-    String hashes = source.prefix + ".compare.hashes";
-    try (Admin admin =
-        Admin.create(
-            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, env.kafka().bootstrapServers()))) {
-      admin
-          .createTopics(
-              List.of(
-                  new NewTopic(hashes, 2, (short) 1)
-                      .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "8192"))))
-          .all()
-          .get();
-    }
+    smallHashesTopic(env, source);
     String topic = TopicLayout.topicName(source.prefix, new TableName("public", "wide"));
     Map<String, String> task = f.task("split", "public.wide");
     task.put("chunk", "5000");
@@ -221,6 +199,81 @@ class CompareIT {
       keys.addAll(f.pairs(close).keySet());
     }
     assertThat(keys).hasSize(12_000);
+  }
+
+  @Test
+  void aChunkWhoseHashRecordCannotBeWrittenStopsTheRunAfterTheChunksBeforeItClosed(
+      EmbeddedEnvironment env) throws Exception {
+    // Given a hashes topic that accepts at most 8 KiB per record, and a table of 120 text keys
+    // whose
+    // last one alone needs more: chunks of 50 keys, the key in the third
+    CaptureFixture source = new CaptureFixture(env);
+    CompareFixture f = new CompareFixture(source);
+    source.sql(
+        "CREATE TABLE big (k text PRIMARY KEY, v int)",
+        "INSERT INTO big SELECT 'k' || lpad(g::text, 4, '0'), g FROM generate_series(1, 119) g",
+        "INSERT INTO big VALUES ('z' || repeat('x', 9000), 0)");
+    smallHashesTopic(env, source);
+    String topic = TopicLayout.topicName(source.prefix, new TableName("public", "big"));
+    Map<String, String> task = f.task("big", "public.big");
+    task.put("chunk", "50");
+    task.put("deep", "100");
+
+    // When the task runs, its hash record being written on the closer's thread
+    Throwable failure;
+    try (CaptureFixture.Running capture = source.start(source.config("public.big"))) {
+      failure = catchThrowable(() -> new CompareRun(CompareConfig.of(task), false).run());
+      await().atMost(Duration.ofSeconds(60)).until(() -> f.markers(topic, "big").size() >= 15);
+    }
+
+    // Then the run fails naming the table, the chunk and the setting to raise
+    assertThat(failure)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("table public.big")
+        .hasMessageContaining("chunk 2")
+        .hasMessageContaining("hashes.max.record.bytes");
+    // And the two chunks before it are closed, the third opened and never closed, and the position
+    // stays after chunk 1, so a rerun starts there
+    List<MarkerAt> markers = f.markers(topic, "big");
+    for (int p = 0; p < 3; p++) {
+      int partition = p;
+      assertThat(markers.stream().filter(m -> m.partition() == partition))
+          .extracting(m -> m.marker().getPhase() + " " + m.marker().getChunk())
+          .containsExactlyInAnyOrder("OPEN 0", "OPEN 1", "CLOSE 0", "OPEN 2", "CLOSE 1");
+    }
+    assertThat(
+            f.count(
+                "SELECT chunks_done FROM repi.comparetables WHERE task = 'big'"
+                    + " AND state = 'RUNNING' AND next_chunk = 2"))
+        .isEqualTo(2);
+  }
+
+  /** Creates the hashes topic with records of at most 8 KiB, before a task would. */
+  private static void smallHashesTopic(EmbeddedEnvironment env, CaptureFixture source)
+      throws Exception {
+    try (Admin admin =
+        Admin.create(
+            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, env.kafka().bootstrapServers()))) {
+      admin
+          .createTopics(
+              List.of(
+                  new NewTopic(source.prefix + ".compare.hashes", 2, (short) 1)
+                      .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "8192"))))
+          .all()
+          .get();
+    }
+  }
+
+  /** Creates {@code orders} with a composite key and {@code rows} rows; returns its topic. */
+  private static String loadOrders(CaptureFixture source, int rows) throws Exception {
+    source.sql(
+        "CREATE TABLE orders (region int, code text, qty int NOT NULL, note text NOT NULL,"
+            + " PRIMARY KEY (region, code))",
+        "INSERT INTO orders SELECT g % 7, 'c' || lpad(g::text, 6, '0'), g, 'n' || (g * 31 % 1000)"
+            + " FROM generate_series(1, "
+            + rows
+            + ") g");
+    return TopicLayout.topicName(source.prefix, new TableName("public", "orders"));
   }
 
   /**

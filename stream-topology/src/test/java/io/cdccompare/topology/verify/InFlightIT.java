@@ -131,6 +131,11 @@ class InFlightIT {
                       return;
                     }
                     pausedChunk.set(chunk);
+                    // the chunk before may still be closing (the producer reads the next one
+                    // meanwhile): once it is closed, only this chunk's CLOSE can wait on the lock
+                    await("chunk " + (chunk - 1) + " closed")
+                        .atMost(Duration.ofSeconds(60))
+                        .until(() -> chunksClosed(source) >= chunk);
                     try (Connection committing = source.connect()) {
                       assertThat(update(committing, BEFORE_READ, "before the read"))
                           .isEqualTo(BEFORE_READ.size());
@@ -256,6 +261,18 @@ class InFlightIT {
     }
   }
 
+  /** How many chunks of the task are closed (its position, committed with each CLOSE). */
+  private static long chunksClosed(SourceFixture source) throws SQLException {
+    try (Connection c = source.connect();
+        PreparedStatement s =
+            c.prepareStatement("SELECT chunks_done FROM repi.comparetables WHERE task = ?")) {
+      s.setString(1, TASK);
+      try (ResultSet rs = s.executeQuery()) {
+        return rs.next() ? rs.getLong(1) : 0;
+      }
+    }
+  }
+
   /** Whether the producer's CLOSE note is waiting for a lock. */
   private static boolean closeWaitsOnLock(SourceFixture source) throws SQLException {
     try (Connection c = source.connect();
@@ -264,7 +281,7 @@ class InFlightIT {
             s.executeQuery(
                 "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
                     + " AND wait_event_type = 'Lock'"
-                    + " AND query LIKE 'UPDATE repi.validatetables SET phase = ''CLOSE''%'")) {
+                    + " AND query LIKE 'UPDATE repi.validatetables SET chunk = %, phase = ''CLOSE''%'")) {
       rs.next();
       return rs.getLong(1) == 1;
     }
