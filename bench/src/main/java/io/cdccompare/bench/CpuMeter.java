@@ -1,6 +1,8 @@
 package io.cdccompare.bench;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,8 +16,9 @@ import java.util.stream.Stream;
  * /proc} every 50 ms: this JVM (every thread, JIT and GC included), the PostgreSQL server (every
  * process, backends that start and end meanwhile included) and the Kafka broker's JVM. Processes
  * are sampled rather than read once at each end because a PostgreSQL backend ends with its
- * connection, taking its CPU time with it; one that ends loses at most its last 50 ms. Where {@code
- * /proc} is missing, every figure is 0.
+ * connection, taking its CPU time with it; one that ends loses at most its last 50 ms. The sampling
+ * thread's own CPU is taken off this JVM's figure. Where {@code /proc} is missing, every figure is
+ * 0.
  */
 final class CpuMeter implements AutoCloseable {
   static final String PRODUCER = "producer JVM";
@@ -25,6 +28,7 @@ final class CpuMeter implements AutoCloseable {
   private static final Path PROC = Path.of("/proc");
   private static final double TICKS = 100.0; // USER_HZ on Linux
   private static final long PERIOD_MS = 50;
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
   private final long self = ProcessHandle.current().pid();
   private final Map<Long, String> parts = new HashMap<>();
@@ -32,6 +36,7 @@ final class CpuMeter implements AutoCloseable {
   private final Map<Long, Long> last = new HashMap<>();
   private final Thread sampler;
   private volatile boolean running = true;
+  private volatile long samplerNanos;
 
   private CpuMeter() {
     sample(true);
@@ -45,6 +50,7 @@ final class CpuMeter implements AutoCloseable {
                   return;
                 }
                 sample(false);
+                samplerNanos = THREADS.getCurrentThreadCpuTime();
               }
             },
             "cpu-meter");
@@ -71,6 +77,8 @@ final class CpuMeter implements AutoCloseable {
         (pid, ticks) ->
             seconds.merge(
                 parts.get(pid), (ticks - first.getOrDefault(pid, 0L)) / TICKS, Double::sum));
+    // the sampling itself runs in this JVM: not the producer's
+    seconds.merge(PRODUCER, -samplerNanos / 1e9, Double::sum);
     return seconds;
   }
 
