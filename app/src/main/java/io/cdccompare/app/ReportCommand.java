@@ -9,13 +9,13 @@ import io.cdccompare.app.report.RunReport;
 import io.cdccompare.app.report.TaskReport;
 import io.cdccompare.app.report.TaskReports;
 import io.cdccompare.topology.report.ReportReader;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -33,18 +33,7 @@ import picocli.CommandLine.Option;
             + " missed / extra rows; exit 0 in sync, 3 differences, 4 unverifiable or resync"
             + " needed, 5 not every noted chunk verified yet.")
 final class ReportCommand implements Callable<Integer> {
-  /** Output formats. */
-  enum Format {
-    table,
-    json
-  }
-
-  @Option(
-      names = {"-c", "--config"},
-      required = true,
-      paramLabel = "FILE",
-      description = "Targets file (Java properties, Kafka-style keys).")
-  Path config;
+  @Mixin TargetsFileOption targetsFile;
 
   @Option(
       names = "--task",
@@ -57,7 +46,7 @@ final class ReportCommand implements Callable<Integer> {
       paramLabel = "FORMAT",
       defaultValue = "table",
       description = "table (aligned text, the default) or json (docs/report-json.md).")
-  Format output;
+  OutputFormat output;
 
   @Option(
       names = "--keys",
@@ -90,7 +79,7 @@ final class ReportCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--timeout must be at least 1 second, was " + timeoutSeconds);
     }
-    TargetsConfig targets = TargetsConfig.load(config);
+    TargetsConfig targets = targetsFile.load();
     ReportReader reader =
         new ReportReader(
             targets.reportConfig(),
@@ -106,7 +95,7 @@ final class ReportCommand implements Callable<Integer> {
     }
     ReportOutcome outcome = ReportOutcome.of(shown);
     var out = spec.commandLine().getOut();
-    if (output == Format.json) {
+    if (output == OutputFormat.json) {
       ReportJson.write(shown, outcome, targets.reportConfig().reportTopic(), out);
     } else {
       ReportTable.write(shown, out);

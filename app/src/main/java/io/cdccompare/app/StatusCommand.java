@@ -5,12 +5,12 @@ import io.cdccompare.app.status.StatusCollector;
 import io.cdccompare.app.status.StatusJson;
 import io.cdccompare.app.status.StatusPrinter;
 import io.cdccompare.app.status.StatusReport;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -30,25 +30,14 @@ import picocli.CommandLine.Option;
             + " and seconds) and the compares of the report, on one screen. Exit 0 when every"
             + " part could be read, 1 when some part was unreachable, 4 when a resync is needed.")
 final class StatusCommand implements Callable<Integer> {
-  /** The output formats. */
-  enum Output {
-    table,
-    json
-  }
-
-  @Option(
-      names = {"-c", "--config"},
-      required = true,
-      paramLabel = "FILE",
-      description = "Targets file (Java properties, Kafka-style keys; source.* for the capture).")
-  Path config;
+  @Mixin TargetsFileOption targetsFile;
 
   @Option(
       names = {"-o", "--output"},
       defaultValue = "table",
       paramLabel = "FORMAT",
       description = "table (default) or json.")
-  Output output;
+  OutputFormat output;
 
   @Option(
       names = "--timeout",
@@ -65,12 +54,12 @@ final class StatusCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--timeout must be positive, was " + timeoutSeconds);
     }
-    TargetsConfig targets = TargetsConfig.load(config);
+    TargetsConfig targets = targetsFile.load();
     StatusReport report =
         new StatusCollector(targets, Duration.ofSeconds(timeoutSeconds), Clock.systemUTC())
             .collect();
     var out = spec.commandLine().getOut();
-    if (output == Output.json) {
+    if (output == OutputFormat.json) {
       StatusJson.print(report, out);
     } else {
       StatusPrinter.print(report, out);

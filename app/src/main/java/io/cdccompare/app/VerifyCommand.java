@@ -2,12 +2,12 @@ package io.cdccompare.app;
 
 import io.cdccompare.app.config.TargetsConfig;
 import io.cdccompare.app.run.RunningVerifier;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -23,12 +23,7 @@ import picocli.CommandLine.Option;
         "Apply the replicated changes to one target and verify every noted chunk on it, until"
             + " Ctrl-C (keys: README, 'The targets file').")
 final class VerifyCommand implements Callable<Integer> {
-  @Option(
-      names = {"-c", "--config"},
-      required = true,
-      paramLabel = "FILE",
-      description = "Targets file (Java properties, Kafka-style keys).")
-  Path config;
+  @Mixin TargetsFileOption targetsFile;
 
   @Option(
       names = {"-t", "--target"},
@@ -40,7 +35,7 @@ final class VerifyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    TargetsConfig targets = TargetsConfig.load(config);
+    TargetsConfig targets = targetsFile.load();
     String name = targets.targetName(target);
     RunningVerifier verifier = RunningVerifier.start(targets, name);
     CountDownLatch closed = new CountDownLatch(1);

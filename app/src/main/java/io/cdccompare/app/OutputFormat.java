@@ -1,0 +1,7 @@
+package io.cdccompare.app;
+
+/** How {@code report} and {@code status} print: aligned text, or JSON. */
+enum OutputFormat {
+  table,
+  json
+}
