@@ -23,16 +23,17 @@ final class StatusFixtures {
   }
 
   static TargetStatus laggingTarget() {
-    return new TargetStatus(
-        "pg",
-        "verify-pg",
-        "jdbc:postgresql://db:5432/target",
-        null,
-        null,
+    return pgTarget(
         List.of(
             new PartitionStatus("shop.public.orders", 0, 3L, 0L, 10L, 6L, 90.25, 2L, null),
             new PartitionStatus("shop.public.orders", 1, 3L, 0L, 4L, 0L, 0.0, null, null)),
         List.of("shop.public.items"));
+  }
+
+  /** Target "pg", read without a problem, with these partitions and tables not yet applied. */
+  static TargetStatus pgTarget(List<PartitionStatus> partitions, List<String> notApplied) {
+    return new TargetStatus(
+        "pg", "verify-pg", "jdbc:postgresql://db:5432/target", null, null, partitions, notApplied);
   }
 
   static TargetStatus unreachableTarget() {

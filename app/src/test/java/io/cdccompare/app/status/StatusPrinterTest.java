@@ -74,12 +74,7 @@ class StatusPrinterTest {
   void unreachableSourceKafkaAndReportAreEachNamedInTheirLine() {
     // Given
     TargetStatus checkpointsOnly =
-        new TargetStatus(
-            "pg",
-            "verify-pg",
-            "jdbc:postgresql://db:5432/target",
-            null,
-            null,
+        StatusFixtures.pgTarget(
             List.of(
                 new PartitionStatus(
                     "shop.public.orders", 0, 3L, null, null, null, null, null, null)),

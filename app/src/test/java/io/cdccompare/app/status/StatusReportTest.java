@@ -62,12 +62,7 @@ class StatusReportTest {
             healthy.behindBytes(),
             null);
     TargetStatus gap =
-        new TargetStatus(
-            "pg",
-            "verify-pg",
-            "jdbc:postgresql://db:5432/target",
-            null,
-            null,
+        StatusFixtures.pgTarget(
             List.of(
                 new PartitionStatus(
                     "shop.public.orders",
