@@ -1,5 +1,6 @@
 package io.cdccompare.bench;
 
+import io.cdccompare.core.chunk.ComparedRange;
 import io.cdccompare.core.key.KeyCodec;
 import io.cdccompare.core.rowhash.CanonicalFormat;
 import io.cdccompare.core.rowhash.HashFunction;
@@ -212,8 +213,8 @@ public final class VerifyCost {
         hashes,
         partition,
         partitions,
-        CODEC.encode(List.of(firstId)),
-        CODEC.encode(List.of(firstId + chunk - 1)),
+        ComparedRange.between(
+            CODEC.encode(List.of(firstId)), CODEC.encode(List.of(firstId + chunk - 1))),
         Set.of());
   }
 

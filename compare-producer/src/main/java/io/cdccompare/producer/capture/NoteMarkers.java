@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cdccompare.core.stream.SourcePosition;
 import io.cdccompare.core.table.TableName;
+import io.cdccompare.schemas.avro.ComparedRange;
 import io.cdccompare.schemas.avro.HashRecordLocation;
 import io.cdccompare.schemas.avro.Marker;
 import io.cdccompare.schemas.avro.MarkerPhase;
@@ -70,7 +71,38 @@ final class NoteMarkers {
         .setPartition(partition)
         .setPartitionCount(partitions)
         .setComparedShape(note.getString("compared_shape"))
+        .setComparedRange(comparedRange(note))
+        .setSlice(intOr(note, "slice", 0))
+        .setSlices(intOr(note, "slices", 1))
         .build();
+  }
+
+  /**
+   * The compared key range of a CLOSE: present exactly when {@code range_lower_incl} is set (a null
+   * bound is an open end); none for an OPEN, a chunk that compared nothing, or a note table of an
+   * earlier version.
+   */
+  private static ComparedRange comparedRange(Struct note) {
+    if (note.schema().field("range_lower_incl") == null) {
+      return null;
+    }
+    Boolean lowerInclusive = note.getBoolean("range_lower_incl");
+    if (lowerInclusive == null) {
+      return null;
+    }
+    return ComparedRange.newBuilder()
+        .setLower(note.getString("range_lower"))
+        .setLowerInclusive(lowerInclusive)
+        .setUpper(note.getString("range_upper"))
+        .build();
+  }
+
+  private static int intOr(Struct note, String field, int fallback) {
+    if (note.schema().field(field) == null) {
+      return fallback;
+    }
+    Integer value = note.getInt32(field);
+    return value == null ? fallback : value;
   }
 
   private static Long asLong(Integer value) {

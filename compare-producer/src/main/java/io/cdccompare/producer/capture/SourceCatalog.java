@@ -159,6 +159,7 @@ final class SourceCatalog implements AutoCloseable {
       s.execute(NoteTable.UPGRADE);
       s.execute(NoteTable.TOPICS_DDL);
       s.execute(NoteTable.POSITIONS_DDL);
+      s.execute(NoteTable.POSITIONS_UPGRADE);
     }
   }
 

@@ -1,6 +1,7 @@
 package io.cdccompare.producer.compare;
 
 import io.cdccompare.core.chunk.ChunkSampling;
+import io.cdccompare.core.chunk.ComparedRange;
 import io.cdccompare.verifier.hash.JdbcKeyReader;
 import io.cdccompare.verifier.hash.JdbcRowHasher;
 import io.cdccompare.verifier.hash.KeyBinder;
@@ -21,13 +22,16 @@ import java.util.concurrent.Executor;
  * off), never more than the chunk's compared keys and hashes in memory.
  *
  * <p>Each read looks one row past the chunk, so that the caller knows whether another chunk follows
- * without a probe. With {@code deep = 100} one query reads every row of the next {@code chunk}; the
- * rows' values are handed in batches to the hashing thread, which encodes their keys and hashes
- * them while this thread reads on and the caller goes on to the next chunk: the scan waits for the
- * source, the hashing for the CPU, and neither for the other. With a smaller {@code deep}, a first
- * query reads only the key columns of the next {@code chunk} rows, keeping the last {@code
- * round(chunk × deep / 100)} keys; a second query in the same snapshot reads and hashes exactly the
- * rows of the compared key range. Not thread-safe.
+ * without a probe, and whether this one is the table's last. With {@code deep = 100} one query
+ * reads every row of the next {@code chunk}; the rows' values are handed in batches to the hashing
+ * thread, which encodes their keys and hashes them while this thread reads on and the caller goes
+ * on to the next chunk: the scan waits for the source, the hashing for the CPU, and neither for the
+ * other. The chunk compares the keys after the previous chunk's last key up to its own last key,
+ * the first chunk open below and the last open above ({@link ComparedRange#after}). With a smaller
+ * {@code deep}, a first query reads only the key columns of the next {@code chunk} rows, keeping
+ * the keys that bound the run's slice ({@link ChunkSampling#slice}); a second query in the same
+ * snapshot reads and hashes exactly the rows of that slice. A table without rows is one empty chunk
+ * that compares the whole key space, whatever {@code deep}. Not thread-safe.
  */
 final class ChunkReader {
   /** Rows handed to the hashing thread at once. */
@@ -93,10 +97,17 @@ final class ChunkReader {
     }
   }
 
-  /** The chunk after {@code afterKey} ({@code null}: the first chunk), read in one snapshot. */
-  ChunkScan read(String afterKey) throws SQLException {
+  /**
+   * The chunk after {@code afterKey} ({@code null}: the first chunk), read in one snapshot.
+   *
+   * @param slice the slice of the chunk compared below {@code deep = 100} ({@link
+   *     ChunkSampling#sliceOfRun})
+   */
+  ChunkScan read(String afterKey, int slice) throws SQLException {
     try {
-      return sampling.deep() == 100 ? readAll(afterKey) : ChunkScan.of(readSampled(afterKey));
+      return sampling.deep() == 100
+          ? readAll(afterKey)
+          : ChunkScan.of(readSampled(afterKey, slice));
     } finally {
       connection.commit();
     }
@@ -134,15 +145,14 @@ final class ChunkReader {
       }
     }
     if (rows == 0) {
-      return ChunkScan.of(ChunkRead.empty());
+      return ChunkScan.of(ChunkRead.empty(ComparedRange.after(afterKey, null)));
     }
     hashedSoFar = hashedSoFar.thenRunAsync(hashed.add(batch), hashing);
+    String last = keyReader.encode(lastKey);
+    ComparedRange range = ComparedRange.after(afterKey, more ? last : null);
     boolean moreRows = more;
     return new ChunkScan(
-        rows,
-        keyReader.encode(lastKey),
-        more,
-        hashedSoFar.thenApply(done -> hashed.read(moreRows)));
+        rows, last, more, hashedSoFar.thenApply(done -> hashed.read(range, moreRows)));
   }
 
   /** A chunk's keys and hashes as the hashing thread makes them, batch after batch. */
@@ -165,16 +175,23 @@ final class ChunkReader {
       };
     }
 
-    ChunkRead read(boolean more) {
+    ChunkRead read(ComparedRange range, boolean more) {
+      String last = keys.get(keys.size() - 1);
       return new ChunkRead(
-          keys.size(), keys.get(0), keys.get(keys.size() - 1), keys, hashes.toByteArray(), more);
+          keys.size(), range, keys.get(0), last, last, keys, hashes.toByteArray(), more);
     }
   }
 
-  private ChunkRead readSampled(String afterKey) throws SQLException {
+  /**
+   * A chunk below {@code deep = 100}: its keys read in key order, keeping the first and, in a ring,
+   * the last ones as far back as the slice reaches; then the slice's rows read and hashed by key
+   * range in the same snapshot.
+   */
+  private ChunkRead readSampled(String afterKey, int slice) throws SQLException {
     int chunk = sampling.chunk();
-    int window = Math.max(1, sampling.comparedRows(chunk));
+    int window = (int) Math.min(chunk, (slice + 1L) * sampling.comparedRows(chunk) + 1);
     String[] lastKeys = new String[window];
+    String firstKey = null;
     int rows = 0;
     boolean more = false;
     try (PreparedStatement s =
@@ -189,25 +206,30 @@ final class ChunkReader {
             break;
           }
           lastKeys[rows % window] = keyReader.encode(rs);
+          if (rows == 0) {
+            firstKey = lastKeys[0];
+          }
           rows++;
         }
       }
     }
     if (rows == 0) {
-      return ChunkRead.empty();
+      return ChunkRead.empty(afterKey == null ? ComparedRange.EVERYTHING : null);
     }
     String lastKey = lastKeys[(rows - 1) % window];
-    int compared = sampling.comparedRows(rows);
-    if (compared == 0) {
-      return new ChunkRead(rows, null, lastKey, List.of(), new byte[0], more);
+    ChunkSampling.Slice compared = sampling.slice(rows, slice);
+    if (compared.isEmpty()) {
+      return new ChunkRead(rows, null, null, null, lastKey, List.of(), new byte[0], more);
     }
-    String firstCompared = lastKeys[(rows - compared) % window];
-    List<String> keys = new ArrayList<>(compared);
-    ByteArrayOutputStream hashes = new ByteArrayOutputStream(compared * hashLength);
+    String firstCompared = compared.start() == 0 ? firstKey : lastKeys[compared.start() % window];
+    String lastCompared = lastKeys[(compared.end() - 1) % window];
+    List<String> keys = new ArrayList<>(compared.rows());
+    ByteArrayOutputStream hashes = new ByteArrayOutputStream(compared.rows() * hashLength);
     List<String> select = new ArrayList<>(keyReader.selectList());
     select.addAll(hasher.selectList());
-    try (PreparedStatement s = connection.prepareStatement(queries.range(select))) {
-      binder.bind(s, binder.bind(s, 1, firstCompared), lastKey);
+    ComparedRange range = ComparedRange.between(firstCompared, lastCompared);
+    try (PreparedStatement s = connection.prepareStatement(queries.range(select, range))) {
+      binder.bind(s, binder.bind(s, 1, firstCompared), lastCompared);
       s.setFetchSize(fetchSize);
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
@@ -216,15 +238,16 @@ final class ChunkReader {
         }
       }
     }
-    if (keys.size() != compared) {
+    if (keys.size() != compared.rows()) {
       throw new IllegalStateException(
           "table "
               + plan.task().table()
               + ": the compared key range of a chunk held "
               + keys.size()
               + " rows in the snapshot that counted "
-              + compared);
+              + compared.rows());
     }
-    return new ChunkRead(rows, firstCompared, lastKey, keys, hashes.toByteArray(), more);
+    return new ChunkRead(
+        rows, range, firstCompared, lastCompared, lastKey, keys, hashes.toByteArray(), more);
   }
 }

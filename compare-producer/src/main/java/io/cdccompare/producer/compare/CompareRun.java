@@ -1,5 +1,6 @@
 package io.cdccompare.producer.compare;
 
+import io.cdccompare.core.chunk.ChunkSampling;
 import io.cdccompare.core.compare.ChunkPacing;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.producer.capture.NoteTable;
@@ -267,6 +268,8 @@ public final class CompareRun {
     String runId = position.runId();
     long chunk = position.nextChunk();
     String after = position.savedPosition();
+    ChunkSampling sampling = plan.task().sampling();
+    int slice = sampling.sliceOfRun(position.runNumber());
     Counts counts = new Counts(position.rowsRead(), position.rowsCompared(), position.chunksDone());
     ChunkReader reader = new ChunkReader(scan, plan, config.fetchSize(), hashing);
     ChunkPacing pacing = config.pacing();
@@ -274,7 +277,7 @@ public final class CompareRun {
     long pacingStart = System.nanoTime();
     long pacedRows = 0;
     String shape = plan.shape().toJson();
-    boolean more = reader.anyRowAfter(after);
+    boolean more = firstChunkDue(position, sampling, reader);
     long[] phaseNanos = new long[5]; // OPEN notes, scan, closing, waiting for it, rest
     try {
       while (!stopping && more) {
@@ -285,20 +288,29 @@ public final class CompareRun {
                 runId,
                 TaskKind.FULL,
                 chunk,
-                plan.task().sampling().deep(),
+                sampling.deep(),
+                slice,
+                sampling.slices(),
                 fingerprint,
                 shape,
                 after));
         listener.opened(table, chunk);
         long opened = System.nanoTime();
-        ChunkScan read = reader.read(after);
+        ChunkScan read = reader.read(after, slice);
         long readDone = System.nanoTime();
         if (closer.closing()) {
           phaseNanos[2] += counts.add(closer.awaitClosed(), progress);
         }
         String saved = read.rows() == 0 ? after : read.lastKey();
         closer.close(
-            new ChunkId(config.taskName(), runId, TaskKind.FULL, table.toString(), chunk),
+            new ChunkId(
+                config.taskName(),
+                runId,
+                TaskKind.FULL,
+                table.toString(),
+                chunk,
+                slice,
+                sampling.slices()),
             table,
             plan,
             read.read(),
@@ -351,6 +363,22 @@ public final class CompareRun {
         phaseNanos[3] / 1_000_000,
         phaseNanos[4] / 1_000_000);
     return new TableDone(table, runId, counts.chunks, counts.rows, counts.compared, restarted);
+  }
+
+  /**
+   * Whether the table run has a chunk to read at all. At {@code deep = 100} the chunks must cover
+   * the key space up to its end, so a run whose last chunk open above (its tail) is not closed
+   * always reads one more chunk, empty if no row follows the position. Below 100 a chunk is read
+   * when a row follows the position, or when the run starts: an empty table is one chunk that
+   * compares the whole key space (its target rows are extra).
+   */
+  private static boolean firstChunkDue(
+      Position position, ChunkSampling sampling, ChunkReader reader) throws SQLException {
+    if (position.tailClosed()) {
+      return false;
+    }
+    String after = position.savedPosition();
+    return sampling.deep() == 100 || after == null || reader.anyRowAfter(after);
   }
 
   /** What a table's closed chunks add up to, an earlier part of the same run included. */

@@ -46,8 +46,12 @@ final class HashRecordWriter {
     this.maxRecordBytes = maxRecordBytes;
   }
 
-  /** The identity of a chunk's records. */
-  record ChunkId(String task, String runId, TaskKind kind, String table, long chunk) {}
+  /**
+   * The identity of a chunk's records, and which slice of it the run compares ({@code slice} of
+   * {@code slices}, core {@code ChunkSampling}).
+   */
+  record ChunkId(
+      String task, String runId, TaskKind kind, String table, long chunk, int slice, int slices) {}
 
   /** Writes and waits; the locations are in table-partition, then part order. */
   List<HashRecordLocation> write(ChunkId id, ScanPlan plan, ChunkRead read)
@@ -111,7 +115,7 @@ final class HashRecordWriter {
             + 2 * utf8(id.table())
             + utf8(plan.topic())
             + utf8(read.firstComparedKey())
-            + utf8(read.lastKey())
+            + utf8(read.lastComparedKey())
             + utf8(plan.hashFunction().name());
     List<int[]> parts = new ArrayList<>();
     int start = 0;
@@ -168,11 +172,15 @@ final class HashRecordWriter {
         .setPart(part)
         .setPartCount(partCount)
         .setFirstComparedKey(read.firstComparedKey())
-        .setLastKey(read.comparedRows() == 0 ? null : read.lastKey())
+        .setLastKey(read.lastComparedKey())
         .setHashFunction(plan.hashFunction().name())
         .setHashLength(hashLength)
         .setKeys(keys)
         .setHashes(hashes.flip())
+        .setChunkRows(read.rows())
+        .setComparedRows(read.comparedRows())
+        .setSlice(id.slice())
+        .setSlices(id.slices())
         .build();
   }
 

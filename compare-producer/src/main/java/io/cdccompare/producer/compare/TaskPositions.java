@@ -2,6 +2,7 @@ package io.cdccompare.producer.compare;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.cdccompare.core.chunk.ComparedRange;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.producer.capture.NoteTable;
 import io.cdccompare.schemas.avro.HashRecordLocation;
@@ -11,6 +12,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +52,17 @@ final class TaskPositions implements AutoCloseable {
       String savedPosition,
       long chunksDone,
       long rowsRead,
-      long rowsCompared) {
+      long rowsCompared,
+      long runsStarted,
+      boolean tailClosed) {
+
+    /**
+     * The number of this table run among the task's runs of the table, from 0: it picks the slice a
+     * rotating task compares ({@link io.cdccompare.core.chunk.ChunkSampling#sliceOfRun}).
+     */
+    long runNumber() {
+      return Math.max(0, runsStarted - 1);
+    }
 
     boolean done() {
       return "DONE".equals(state);
@@ -61,10 +73,15 @@ final class TaskPositions implements AutoCloseable {
     }
   }
 
-  /** Creates the positions table when the capture (an older version) has not. */
+  /**
+   * Creates the positions table when the capture (an older version) has not, and adds the columns
+   * that tables of an earlier version lack.
+   */
   void ensureTables() throws SQLException {
     try (Statement s = connection.createStatement()) {
       s.execute(NoteTable.POSITIONS_DDL);
+      s.execute(NoteTable.POSITIONS_UPGRADE);
+      s.execute(NoteTable.UPGRADE);
     }
     connection.commit();
   }
@@ -75,7 +92,8 @@ final class TaskPositions implements AutoCloseable {
     try (PreparedStatement s =
         connection.prepareStatement(
             "SELECT table_schema, table_name, task_run_id, run_id, state, column_fingerprint,"
-                + " next_chunk, saved_position, chunks_done, rows_read, rows_compared"
+                + " next_chunk, saved_position, chunks_done, rows_read, rows_compared,"
+                + " runs_started, tail_closed"
                 + " FROM repi.comparetables WHERE task = ?")) {
       s.setString(1, task);
       try (ResultSet rs = s.executeQuery()) {
@@ -93,7 +111,9 @@ final class TaskPositions implements AutoCloseable {
                   rs.getString(8),
                   rs.getLong(9),
                   rs.getLong(10),
-                  rs.getLong(11)));
+                  rs.getLong(11),
+                  rs.getLong(12),
+                  rs.getBoolean(13)));
         }
       }
     } finally {
@@ -102,7 +122,10 @@ final class TaskPositions implements AutoCloseable {
     return positions;
   }
 
-  /** Starts a task run: every table PENDING under the new run id, positions cleared. */
+  /**
+   * Starts a task run: every table PENDING under the new run id, positions cleared, one more run
+   * counted.
+   */
   void startRun(String taskRunId, TaskKind kind, List<TableName> tables) throws SQLException {
     for (TableName table : tables) {
       reset(taskRunId, taskRunId, kind, table);
@@ -122,13 +145,13 @@ final class TaskPositions implements AutoCloseable {
     try (PreparedStatement s =
         connection.prepareStatement(
             "INSERT INTO repi.comparetables AS p (task, table_schema, table_name, task_run_id,"
-                + " run_id, kind, state) VALUES (?, ?, ?, ?, ?, ?, 'PENDING')"
+                + " run_id, kind, state, runs_started) VALUES (?, ?, ?, ?, ?, ?, 'PENDING', 1)"
                 + " ON CONFLICT (task, table_schema, table_name) DO UPDATE SET"
                 + " task_run_id = excluded.task_run_id, run_id = excluded.run_id,"
                 + " kind = excluded.kind, state = 'PENDING', column_fingerprint = NULL,"
                 + " next_chunk = 0, saved_position = NULL, chunks_done = 0, rows_read = 0,"
-                + " rows_compared = 0, started_at = now(), updated_at = now(),"
-                + " finished_at = NULL")) {
+                + " rows_compared = 0, runs_started = p.runs_started + 1, tail_closed = false,"
+                + " started_at = now(), updated_at = now(), finished_at = NULL")) {
       s.setString(1, task);
       s.setString(2, table.schema());
       s.setString(3, table.table());
@@ -161,13 +184,19 @@ final class TaskPositions implements AutoCloseable {
     }
   }
 
-  /** A chunk about to be read. */
+  /**
+   * A chunk about to be read.
+   *
+   * @param slice the slice of the chunk the run compares, of {@code slices}
+   */
   record Open(
       TableName table,
       String runId,
       TaskKind kind,
       long chunk,
       int deep,
+      int slice,
+      int slices,
       String fingerprint,
       String shape,
       String savedPosition) {}
@@ -177,13 +206,16 @@ final class TaskPositions implements AutoCloseable {
     try (PreparedStatement note =
             connection.prepareStatement(
                 "INSERT INTO repi.validatetables AS v (task, table_schema, table_name, run_id,"
-                    + " kind, chunk, phase, deep, column_fingerprint, compared_shape,"
-                    + " saved_position, noted_at) VALUES (?, ?, ?, ?, ?, ?, 'OPEN', ?, ?, ?, ?,"
-                    + " now()) ON CONFLICT (task, table_schema, table_name) DO UPDATE SET"
-                    + " run_id = excluded.run_id, kind = excluded.kind, chunk = excluded.chunk,"
-                    + " phase = 'OPEN', deep = excluded.deep, first_key = NULL, last_key = NULL,"
-                    + " chunk_rows = NULL, compared_rows = NULL, hashes_topic = NULL,"
-                    + " hash_locations = NULL, column_fingerprint = excluded.column_fingerprint,"
+                    + " kind, chunk, phase, deep, slice, slices, column_fingerprint,"
+                    + " compared_shape, saved_position, noted_at) VALUES (?, ?, ?, ?, ?, ?, 'OPEN',"
+                    + " ?, ?, ?, ?, ?, ?, now()) ON CONFLICT (task, table_schema, table_name) DO"
+                    + " UPDATE SET run_id = excluded.run_id, kind = excluded.kind,"
+                    + " chunk = excluded.chunk, phase = 'OPEN', deep = excluded.deep,"
+                    + " slice = excluded.slice, slices = excluded.slices, first_key = NULL,"
+                    + " last_key = NULL, chunk_rows = NULL, compared_rows = NULL,"
+                    + " hashes_topic = NULL, hash_locations = NULL, range_lower = NULL,"
+                    + " range_lower_incl = NULL, range_upper = NULL,"
+                    + " column_fingerprint = excluded.column_fingerprint,"
                     + " compared_shape = excluded.compared_shape,"
                     + " saved_position = excluded.saved_position, noted_at = now()");
         PreparedStatement position =
@@ -198,6 +230,8 @@ final class TaskPositions implements AutoCloseable {
       note.setString(i++, open.kind().name());
       note.setLong(i++, open.chunk());
       note.setInt(i++, open.deep());
+      note.setInt(i++, open.slice());
+      note.setInt(i++, open.slices());
       note.setString(i++, open.fingerprint());
       note.setString(i++, open.shape());
       note.setString(i, open.savedPosition());
@@ -212,7 +246,9 @@ final class TaskPositions implements AutoCloseable {
   }
 
   /**
-   * Commits the CLOSE note of a read chunk together with the table's position after it.
+   * Commits the CLOSE note of a read chunk together with the table's position after it. The CLOSE
+   * of the table's last chunk ({@link ChunkRead#moreRows()} false) also records that the table's
+   * tail is closed, so that a run resumed after it adds no chunk that would cover its keys again.
    *
    * <p>The note row may hold, besides this chunk's OPEN, the CLOSE of the chunk before (committed
    * after this OPEN) or the OPEN of the next one (the run reads it meanwhile, {@link
@@ -232,14 +268,15 @@ final class TaskPositions implements AutoCloseable {
             connection.prepareStatement(
                 "UPDATE repi.validatetables SET chunk = ?, phase = 'CLOSE', first_key = ?,"
                     + " last_key = ?, chunk_rows = ?, compared_rows = ?, hashes_topic = ?,"
-                    + " hash_locations = ?, saved_position = ?, noted_at = now()"
+                    + " hash_locations = ?, range_lower = ?, range_lower_incl = ?,"
+                    + " range_upper = ?, saved_position = ?, noted_at = now()"
                     + " WHERE task = ? AND table_schema = ? AND table_name = ? AND run_id = ?"
                     + " AND (chunk = ? AND phase = 'CLOSE' OR chunk IN (?, ?) AND phase = 'OPEN')");
         PreparedStatement position =
             connection.prepareStatement(
                 "UPDATE repi.comparetables SET next_chunk = ?, saved_position = ?,"
                     + " chunks_done = chunks_done + 1, rows_read = rows_read + ?,"
-                    + " rows_compared = rows_compared + ?, updated_at = now()"
+                    + " rows_compared = rows_compared + ?, tail_closed = ?, updated_at = now()"
                     + " WHERE task = ? AND table_schema = ? AND table_name = ?")) {
       int i = 1;
       note.setLong(i++, chunk);
@@ -249,6 +286,10 @@ final class TaskPositions implements AutoCloseable {
       note.setInt(i++, read.comparedRows());
       note.setString(i++, hashesTopic);
       note.setString(i++, json(locations));
+      ComparedRange range = read.range();
+      note.setString(i++, range == null ? null : range.lower());
+      note.setObject(i++, range == null ? null : range.lowerInclusive(), Types.BOOLEAN);
+      note.setString(i++, range == null ? null : range.upper());
       note.setString(i++, savedPosition);
       note.setString(i++, task);
       note.setString(i++, table.schema());
@@ -271,9 +312,10 @@ final class TaskPositions implements AutoCloseable {
       position.setString(2, savedPosition);
       position.setLong(3, read.rows());
       position.setLong(4, read.comparedRows());
-      position.setString(5, task);
-      position.setString(6, table.schema());
-      position.setString(7, table.table());
+      position.setBoolean(5, !read.moreRows());
+      position.setString(6, task);
+      position.setString(7, table.schema());
+      position.setString(8, table.table());
       position.executeUpdate();
       connection.commit();
     } catch (SQLException | RuntimeException e) {

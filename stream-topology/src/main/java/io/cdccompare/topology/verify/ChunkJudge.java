@@ -1,5 +1,6 @@
 package io.cdccompare.topology.verify;
 
+import io.cdccompare.core.chunk.ComparedRange;
 import io.cdccompare.core.compare.ComparedShape;
 import io.cdccompare.core.key.KeyCodec;
 import io.cdccompare.core.rowhash.HashFunction;
@@ -86,7 +87,6 @@ final class ChunkJudge {
     if (!loaded.found()) {
       return notVerified(id, markerOffset, ChunkState.UNVERIFIABLE, loaded.missing());
     }
-    String first = close.getFirstComparedKey();
     ChunkVerdict verdict;
     try {
       ChunkCheck check =
@@ -98,8 +98,7 @@ final class ChunkJudge {
               loaded.hashes(),
               id.tablePartition(),
               close.getPartitionCount(),
-              first,
-              first == null ? null : close.getLastKey(),
+              comparedRange(close),
               inFlight);
       verdict = target.verify(check, shape.format(), hashFunction);
     } catch (TargetSchemaException e) {
@@ -109,6 +108,19 @@ final class ChunkJudge {
       return notVerified(id, markerOffset, ChunkState.UNVERIFIABLE, e.getMessage());
     }
     return PartitionVerdict.verified(id, markerOffset, verdict, clock.instant());
+  }
+
+  /**
+   * The key range the CLOSE marker compares; a marker of an older producer without one compares
+   * {@code [firstComparedKey, lastKey]}, and none when it compared no row.
+   */
+  static ComparedRange comparedRange(Marker close) {
+    io.cdccompare.schemas.avro.ComparedRange range = close.getComparedRange();
+    if (range != null) {
+      return new ComparedRange(range.getLower(), range.getLowerInclusive(), range.getUpper());
+    }
+    String first = close.getFirstComparedKey();
+    return first == null ? null : ComparedRange.between(first, close.getLastKey());
   }
 
   private PartitionVerdict notVerified(

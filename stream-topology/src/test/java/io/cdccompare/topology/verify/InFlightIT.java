@@ -3,6 +3,7 @@ package io.cdccompare.topology.verify;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.cdccompare.core.chunk.ComparedRange;
 import io.cdccompare.core.compare.ComparedShape;
 import io.cdccompare.core.key.KeyCodec;
 import io.cdccompare.core.rowhash.HashFunction;
@@ -317,8 +318,9 @@ class InFlightIT {
         hashes,
         record.getTablePartition(),
         record.getPartitionCount(),
-        record.getFirstComparedKey(),
-        record.getLastKey(),
+        record.getFirstComparedKey() == null
+            ? null
+            : ComparedRange.between(record.getFirstComparedKey(), record.getLastKey()),
         Set.of());
   }
 

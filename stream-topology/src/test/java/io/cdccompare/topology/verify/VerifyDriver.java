@@ -181,10 +181,17 @@ final class VerifyDriver implements AutoCloseable {
     return closeMarker(chunk, firstKey, lastKey, at);
   }
 
+  /**
+   * The compared key range the next CLOSE markers carry; {@code null} (the default) makes them
+   * markers of an older producer, whose range is {@code [firstKey, lastKey]}.
+   */
+  io.cdccompare.schemas.avro.ComparedRange closeRange;
+
   /** A CLOSE marker pointing at a hash record at {@code hashOffset} of partition 0. */
   long closeMarker(long chunk, String firstKey, String lastKey, long hashOffset) {
     Marker marker =
         marker(chunk, MarkerPhase.CLOSE)
+            .setComparedRange(closeRange)
             .setFirstComparedKey(firstKey)
             .setLastKey(lastKey)
             .setChunkRows(10L)

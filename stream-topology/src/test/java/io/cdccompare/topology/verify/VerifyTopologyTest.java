@@ -3,6 +3,7 @@ package io.cdccompare.topology.verify;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cdccompare.core.chunk.ComparedRange;
 import io.cdccompare.core.stream.SourcePosition;
 import io.cdccompare.core.verdict.ChunkVerdict;
 import io.cdccompare.core.verdict.PartitionVerdict;
@@ -100,8 +101,7 @@ class VerifyTopologyTest {
       assertThat(check.inFlightKeys()).containsExactly("2");
       assertThat(check.chunkHashes()).containsOnlyKeys("1", "2", "3");
       assertThat(check.chunkHashes().get("2")).isEqualTo(md5("2,b"));
-      assertThat(check.firstComparedKey()).isEqualTo("1");
-      assertThat(check.lastKey()).isEqualTo("3");
+      assertThat(check.range()).isEqualTo(ComparedRange.between("1", "3"));
       assertThat(check.partition()).isZero();
       assertThat(check.partitionCount()).isEqualTo(1);
       assertThat(check.keyColumns()).containsExactly("id");
@@ -131,6 +131,31 @@ class VerifyTopologyTest {
       assertThat(result.getTarget()).isEqualTo("t1");
       assertThat(result.getTopic()).isEqualTo(VerifyDriver.TOPIC);
       assertThat(result.getVerifiedAt()).isEqualTo(VerifyDriver.NOW);
+    }
+  }
+
+  @Test
+  void theCloseMarkersRangeIsWhatTheTargetReads() throws Exception {
+    try (VerifyDriver d = new VerifyDriver()) {
+      // Given the table's last chunk at deep=100: the keys after 3, open above
+      d.closeRange =
+          io.cdccompare.schemas.avro.ComparedRange.newBuilder()
+              .setLower("3")
+              .setLowerInclusive(false)
+              .setUpper(null)
+              .build();
+      d.open(1);
+      d.target.verifyAnswer = ChunkVerdict.empty();
+
+      // When its CLOSE arrives
+      Map<String, byte[]> hashes = new LinkedHashMap<>();
+      hashes.put("4", md5("4,d"));
+      d.close(1, "4", "4", hashes);
+
+      // Then the target is read over exactly that range, not [first compared key, last key]
+      assertThat(d.target.checks)
+          .singleElement()
+          .satisfies(check -> assertThat(check.range()).isEqualTo(ComparedRange.after("3", null)));
     }
   }
 

@@ -1,12 +1,14 @@
 package io.cdccompare.verifier.sql;
 
+import io.cdccompare.core.chunk.ComparedRange;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
 /**
  * The key-ordered reads of one table on one side, built apart from running them (DESIGN.md §3.2):
  * the next chunk after a key (keyset pagination with a row-value comparison, never {@code OFFSET}),
- * a probe for whether any row follows a key, and the rows of a closed key range. Every bound is a
+ * a probe for whether any row follows a key, and the rows of a compared key range. Every bound is a
  * placeholder from the key columns' {@link ColumnAccess} (bind them with {@code KeyBinder}); the
  * ordering is the key columns', so PostgreSQL and MariaDB walk the primary-key index.
  *
@@ -55,19 +57,24 @@ public final class KeysetQueries {
   }
 
   /**
-   * The rows whose key lies in {@code [first, last]}, in key order: the lower bound's key values
-   * are bound first, then the upper bound's. The read is bounded by the key index, so its cost
-   * follows the range, not the table.
+   * The rows whose key lies in {@code range}, in key order: the lower bound's key values are bound
+   * first (when the range has one), then the upper bound's (when it has one). Only the shape of the
+   * range matters here (which bounds exist, whether the lower one is inclusive); a range open on
+   * both sides reads the whole table in key order.
    */
-  public String range(List<String> selectList) {
+  public String range(List<String> selectList, ComparedRange range) {
+    List<String> bounds = new ArrayList<>(2);
+    if (range.boundedBelow()) {
+      bounds.add(compare(range.lowerInclusive() ? ">=" : ">"));
+    }
+    if (range.boundedAbove()) {
+      bounds.add(compare("<="));
+    }
     return "SELECT "
         + String.join(", ", selectList)
         + " FROM "
         + table
-        + " WHERE "
-        + compare(">=")
-        + " AND "
-        + compare("<=")
+        + (bounds.isEmpty() ? "" : " WHERE " + String.join(" AND ", bounds))
         + " ORDER BY "
         + keyList;
   }

@@ -1,5 +1,6 @@
 package io.cdccompare.verifier.verify;
 
+import io.cdccompare.core.chunk.ComparedRange;
 import io.cdccompare.core.key.KeyCodec;
 import io.cdccompare.core.rowhash.plan.HashPlan;
 import io.cdccompare.verifier.sql.TableRef;
@@ -17,9 +18,9 @@ import java.util.Set;
  * @param chunkHashes the chunk's compared rows of this partition: encoded key → row hash bytes
  * @param partition the partition of the table topic
  * @param partitionCount the table topic's partition count
- * @param firstComparedKey lower bound of the compared key range (over all partitions); {@code null}
- *     with {@code lastKey} when the chunk compared no row
- * @param lastKey upper bound of the compared key range
+ * @param range the compared key range (over all partitions): every target row in it is the chunk's,
+ *     an extra row when its key is not a chunk key; {@code null} when the chunk compared no row and
+ *     no range
  * @param inFlightKeys keys changed in this partition between the chunk's OPEN and CLOSE markers
  */
 public record ChunkCheck(
@@ -30,8 +31,7 @@ public record ChunkCheck(
     Map<String, byte[]> chunkHashes,
     int partition,
     int partitionCount,
-    String firstComparedKey,
-    String lastKey,
+    ComparedRange range,
     Set<String> inFlightKeys) {
 
   public ChunkCheck {
@@ -41,17 +41,14 @@ public record ChunkCheck(
     keyColumns = List.copyOf(keyColumns);
     chunkHashes = Map.copyOf(chunkHashes);
     inFlightKeys = Set.copyOf(inFlightKeys);
-    if ((firstComparedKey == null) != (lastKey == null)) {
-      throw new IllegalArgumentException("a compared key range has both bounds or none");
-    }
-    if (firstComparedKey == null && !chunkHashes.isEmpty()) {
+    if (range == null && !chunkHashes.isEmpty()) {
       throw new IllegalArgumentException(
           "chunk of table " + table.table() + " has hashes but no compared key range");
     }
   }
 
-  /** True when the chunk compared rows: the key range is given. */
+  /** True when the chunk compares a key range. */
   public boolean hasRange() {
-    return firstComparedKey != null;
+    return range != null;
   }
 }

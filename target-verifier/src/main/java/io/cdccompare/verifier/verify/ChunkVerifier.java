@@ -1,5 +1,6 @@
 package io.cdccompare.verifier.verify;
 
+import io.cdccompare.core.chunk.ComparedRange;
 import io.cdccompare.core.rowhash.CanonicalFormat;
 import io.cdccompare.core.rowhash.HashFunction;
 import io.cdccompare.core.rowhash.plan.HashedColumn;
@@ -26,13 +27,14 @@ import java.util.Set;
 
 /**
  * Verifies one chunk in one partition on the target (DESIGN.md §3.3): reads the target rows whose
- * key lies in the chunk's compared key range, in key order and streamed (fetch size, auto-commit
- * off so that PostgreSQL uses a cursor), hashes them as the source did ({@link JdbcRowHasher},
- * target names) and merges them with the chunk's hashes in memory ({@link ChunkComparison}). A
- * chunk key the range did not return (a missed row, or a key the target orders elsewhere, e.g.
- * under another collation) is then looked up by key, so membership never depends on the target's
- * ordering. The cost follows the chunk, not the table: the range read walks the key index between
- * two bounds.
+ * key lies in the chunk's compared key range ({@link io.cdccompare.core.chunk.ComparedRange}: at
+ * deep=100 the ranges of a run's chunks cover the whole key space, so an extra row is found
+ * wherever its key lies), in key order and streamed (fetch size, auto-commit off so that PostgreSQL
+ * uses a cursor), hashes them as the source did ({@link JdbcRowHasher}, target names) and merges
+ * them with the chunk's hashes in memory ({@link ChunkComparison}). A chunk key the range did not
+ * return (a missed row, or a key the target orders elsewhere, e.g. under another collation) is then
+ * looked up by key, so membership never depends on the target's ordering. The cost follows the
+ * chunk, not the table: the range read walks the key index between two bounds.
  *
  * <p>Why not a temporary table of the chunk's keys joined with the target table: the join scans the
  * whole target table (~170–230 ms per 10 000-key chunk on a 1 M-row table against ~13 ms for the
@@ -86,8 +88,8 @@ public final class ChunkVerifier {
   }
 
   /**
-   * The verdict of the chunk in its partition. A chunk that compared no row (no key range) reads
-   * nothing and has an empty verdict.
+   * The verdict of the chunk in its partition. A chunk that compares no key range reads nothing and
+   * has an empty verdict.
    *
    * @throws io.cdccompare.verifier.db.TargetSchemaException if the table or a compared or key
    *     column is missing on the target
@@ -125,8 +127,8 @@ public final class ChunkVerifier {
     try {
       String range =
           new KeysetQueries(dialect, check.table(), check.keyColumns(), binder.placeholders())
-              .range(selectList);
-      reader.readRange(range, check.firstComparedKey(), check.lastKey());
+              .range(selectList, check.range());
+      reader.readRange(range, check.range());
       Set<String> unseen = comparison.unseenChunkKeys();
       if (!unseen.isEmpty()) {
         String byKey =
@@ -168,13 +170,18 @@ public final class ChunkVerifier {
       this.binder = binder;
     }
 
-    void readRange(String sql, String firstKey, String lastKey) throws SQLException {
+    void readRange(String sql, ComparedRange bounds) throws SQLException {
       try (PreparedStatement statement =
           connection.prepareStatement(
               sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
         statement.setFetchSize(fetchSize);
-        int next = binder.bind(statement, 1, firstKey);
-        binder.bind(statement, next, lastKey);
+        int next = 1;
+        if (bounds.boundedBelow()) {
+          next = binder.bind(statement, next, bounds.lower());
+        }
+        if (bounds.boundedAbove()) {
+          binder.bind(statement, next, bounds.upper());
+        }
         try (ResultSet rows = statement.executeQuery()) {
           feed(rows);
         }

@@ -3,6 +3,7 @@ package io.cdccompare.verifier.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cdccompare.core.chunk.ComparedRange;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -48,7 +49,8 @@ class KeysetQueriesTest {
             List.of("?", "FROM_UNIXTIME(?)"));
 
     // When the range read is built
-    String sql = mariadb.range(List.of("`id`", "UNIX_TIMESTAMP(`at`)"));
+    String sql =
+        mariadb.range(List.of("`id`", "UNIX_TIMESTAMP(`at`)"), ComparedRange.between("1", "2"));
 
     // Then both bounds use the placeholders and the read is key-ordered
     assertThat(sql)
@@ -56,6 +58,36 @@ class KeysetQueriesTest {
             "SELECT `id`, UNIX_TIMESTAMP(`at`) FROM `shop`.`orders`"
                 + " WHERE (`id`, `at`) >= (?, FROM_UNIXTIME(?))"
                 + " AND (`id`, `at`) <= (?, FROM_UNIXTIME(?)) ORDER BY `id`, `at`");
+  }
+
+  @Test
+  void aFullChunkRangeExcludesThePreviousChunksLastKey() {
+    // Given the range of a chunk at deep=100 between two others
+    // When the range read is built
+    String sql = postgres.range(List.of("\"a\""), ComparedRange.after("1,1", "1,9"));
+
+    // Then the lower bound is exclusive and the upper inclusive, so consecutive chunks meet
+    assertThat(sql)
+        .isEqualTo(
+            "SELECT \"a\" FROM \"shop\".\"orders\" WHERE (\"a\", \"b\") > (?, ?)"
+                + " AND (\"a\", \"b\") <= (?, ?) ORDER BY \"a\", \"b\"");
+  }
+
+  @Test
+  void theTablesFirstAndLastChunksAreOpenAtTheirEnds() {
+    // Given the first chunk (open below), the last (open above) and an empty table's only chunk
+    // When their range reads are built
+    // Then each has only the bounds it has
+    assertThat(postgres.range(List.of("\"a\""), ComparedRange.after(null, "5,5")))
+        .isEqualTo(
+            "SELECT \"a\" FROM \"shop\".\"orders\" WHERE (\"a\", \"b\") <= (?, ?)"
+                + " ORDER BY \"a\", \"b\"");
+    assertThat(postgres.range(List.of("\"a\""), ComparedRange.after("5,5", null)))
+        .isEqualTo(
+            "SELECT \"a\" FROM \"shop\".\"orders\" WHERE (\"a\", \"b\") > (?, ?)"
+                + " ORDER BY \"a\", \"b\"");
+    assertThat(postgres.range(List.of("\"a\""), ComparedRange.EVERYTHING))
+        .isEqualTo("SELECT \"a\" FROM \"shop\".\"orders\" ORDER BY \"a\", \"b\"");
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.cdccompare.verifier.verify;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cdccompare.core.chunk.ComparedRange;
 import io.cdccompare.core.key.KeyCodec;
 import io.cdccompare.core.rowhash.CanonicalFormat;
 import io.cdccompare.core.rowhash.HashFunction;
@@ -118,6 +119,92 @@ class ChunkVerifierIT {
 
   @ParameterizedTest
   @EnumSource(TargetKind.class)
+  void theChunksOfAFullCompareMeetSoEveryExtraRowIsFoundOnceWhereverItsKeyIs(
+      TargetKind kind, EmbeddedEnvironment env) throws SQLException {
+    try (Connection connection = connect(env, kind)) {
+      // Given a source of 1 000 rows compared at deep=100 in three chunks: (-inf, 300], (300, 700]
+      // and (700, +inf), each chunk and partition with its hashes
+      TableRef table = createItems(connection, kind);
+      List<ComparedRange> ranges =
+          List.of(
+              ComparedRange.after(null, key(300)),
+              ComparedRange.after(key(300), key(700)),
+              ComparedRange.after(key(700), null));
+      List<IntPredicate> rows =
+          List.of(id -> id <= 300, id -> id > 300 && id <= 700, id -> id > 700);
+
+      // And on the target rows the source never had: below its first key, between two chunks
+      // sharing the first key column (300 with a code after chunk 1's last key), and above its last
+      List<String> extras = new ArrayList<>();
+      for (int p = 0; p < PARTITIONS; p++) {
+        extras.add(insert(connection, table, 0, p));
+        extras.add(insert(connection, table, 300, p));
+        extras.add(insert(connection, table, 1_001, p));
+      }
+
+      // When every chunk is verified in every partition
+      List<String> found = new ArrayList<>();
+      long matched = 0;
+      ChunkVerifier verifier = verifier(connection, kind);
+      for (int c = 0; c < ranges.size(); c++) {
+        for (int p = 0; p < PARTITIONS; p++) {
+          ChunkVerdict verdict =
+              verifier.verify(
+                  new ChunkCheck(
+                      table,
+                      PLAN,
+                      KEY,
+                      CODEC,
+                      sourceHashes(rows.get(c), p),
+                      p,
+                      PARTITIONS,
+                      ranges.get(c),
+                      Set.of()));
+          found.addAll(verdict.extraKeys());
+          matched += verdict.matched();
+          assertThat(verdict.failedKeys()).isEmpty();
+          assertThat(verdict.missedKeys()).isEmpty();
+        }
+      }
+
+      // Then each extra row was found exactly once and every source row matched once
+      assertThat(found).containsExactlyInAnyOrderElementsOf(extras);
+      assertThat(matched).isEqualTo(ROWS);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TargetKind.class)
+  void anEmptySourceTableFindsEveryTargetRowExtra(TargetKind kind, EmbeddedEnvironment env)
+      throws SQLException {
+    try (Connection connection = connect(env, kind)) {
+      // Given 1 000 rows on the target and an empty source: one chunk over the whole key space
+      TableRef table = createItems(connection, kind);
+
+      // When it is verified in one partition
+      ChunkVerdict verdict =
+          verifier(connection, kind)
+              .verify(
+                  new ChunkCheck(
+                      table,
+                      PLAN,
+                      KEY,
+                      CODEC,
+                      Map.of(),
+                      PARTITION,
+                      PARTITIONS,
+                      ComparedRange.EVERYTHING,
+                      Set.of()));
+
+      // Then every target row of that partition is extra
+      assertThat(verdict.extraKeys())
+          .containsExactlyInAnyOrderElementsOf(sourceHashes(id -> true).keySet());
+      assertThat(verdict.matched()).isZero();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TargetKind.class)
   void anUnchangedTargetMatchesEveryRow(TargetKind kind, EmbeddedEnvironment env)
       throws SQLException {
     try (Connection connection = connect(env, kind)) {
@@ -149,7 +236,6 @@ class ChunkVerifierIT {
               Map.of(),
               PARTITION,
               PARTITIONS,
-              null,
               null,
               Set.of("1,c1"));
 
@@ -199,8 +285,7 @@ class ChunkVerifierIT {
         chunk,
         PARTITION,
         PARTITIONS,
-        key(FIRST_COMPARED),
-        key(LAST),
+        ComparedRange.between(key(FIRST_COMPARED), key(LAST)),
         inFlight);
   }
 
@@ -257,12 +342,17 @@ class ChunkVerifierIT {
 
   /** Encoded key → hash of the rows of this partition that {@code compared} selects. */
   private static Map<String, byte[]> sourceHashes(IntPredicate compared) {
+    return sourceHashes(compared, PARTITION);
+  }
+
+  /** Encoded key → hash of the rows of {@code partition} that {@code compared} selects. */
+  private static Map<String, byte[]> sourceHashes(IntPredicate compared, int partition) {
     RowHasher hasher =
         new RowHasher(PLAN.columns(), CanonicalFormat.COMPATIBLE, HashFunction.md5());
     Map<String, byte[]> hashes = new LinkedHashMap<>();
     for (int id = 1; id <= ROWS; id++) {
       String key = key(id);
-      if (compared.test(id) && KeyPartitioner.partition(key, PARTITIONS) == PARTITION) {
+      if (compared.test(id) && KeyPartitioner.partition(key, PARTITIONS) == partition) {
         hashes.put(key, HexFormat.of().parseHex(hasher.hash(row(id)).hex()));
       }
     }
