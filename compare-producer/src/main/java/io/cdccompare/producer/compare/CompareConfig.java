@@ -36,6 +36,7 @@ public final class CompareConfig {
   public static final String TABLES = "tables";
   public static final String CHUNK = "chunk";
   public static final String DEEP = "deep";
+  public static final String DEEP_ROTATE = "deep.rotate";
   public static final String HASH_FORMAT = "hash.format";
   public static final String HASH_FUNCTION = "hash.function";
   public static final String HASHES_TOPIC = "hashes.topic";
@@ -87,6 +88,14 @@ public final class CompareConfig {
               Importance.MEDIUM,
               "Percent of each chunk compared: its last round(rows x deep / 100) rows; 100"
                   + " compares every row (per table: table.<t>.deep).")
+          .define(
+              DEEP_ROTATE,
+              Type.BOOLEAN,
+              false,
+              Importance.MEDIUM,
+              "Below deep=100, whether each run of the task compares the next slice of every"
+                  + " chunk instead of its last rows, so that ceil(100 / deep) runs compare every"
+                  + " row (per table: table.<t>.deep.rotate).")
           .define(
               HASH_FORMAT,
               Type.STRING,
@@ -184,7 +193,8 @@ public final class CompareConfig {
         TableSettings.parse(
             TableName.parseList(values.getString(TABLES)),
             raw,
-            new ChunkSampling(values.getInt(CHUNK), values.getInt(DEEP)));
+            new ChunkSampling(
+                values.getInt(CHUNK), values.getInt(DEEP), values.getBoolean(DEEP_ROTATE)));
   }
 
   /** Loads and checks a task file; errors name the file and the key at fault. */

@@ -23,6 +23,7 @@ import org.apache.kafka.common.config.ConfigException;
  * table.public.orders.exclude           = updated_at
  * table.public.orders.chunk             = 5000             (default: chunk)
  * table.public.orders.deep              = 100              (default: deep)
+ * table.public.orders.deep.rotate       = true             (default: deep.rotate)
  * table.public.orders.target.table      = sales.orders     (default: the same name)
  * table.public.orders.map.total         = amount           (target column of another name)
  * table.public.orders.functions.name    = trim, upper      (functions of one column, in order)
@@ -34,7 +35,7 @@ final class TableSettings {
   static final String PREFIX = "table.";
 
   private static final Set<String> SIMPLE =
-      Set.of("key.columns", "columns", "exclude", "chunk", "deep", "target.table");
+      Set.of("key.columns", "columns", "exclude", "chunk", "deep", "deep.rotate", "target.table");
   private static final List<String> PER_NAME =
       List.of("map.", "functions.", "type.functions.", "types.");
 
@@ -114,6 +115,7 @@ final class TableSettings {
     if (deep > 100) {
       throw new ConfigException(path + "deep must be 1..100, was " + deep);
     }
+    boolean rotate = bool(path + "deep.rotate", settings.get("deep.rotate"), defaults.rotate());
     TableName target = null;
     if (settings.containsKey("target.table")) {
       try {
@@ -136,7 +138,7 @@ final class TableSettings {
           list(settings.get("key.columns")),
           list(settings.get("columns")),
           rules,
-          new ChunkSampling(chunk, deep),
+          new ChunkSampling(chunk, deep, rotate),
           target);
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());
@@ -156,6 +158,17 @@ final class TableSettings {
     } catch (NumberFormatException e) {
       throw new ConfigException(key + " must be an integer, was '" + text + "'");
     }
+  }
+
+  private static boolean bool(String key, String text, boolean fallback) {
+    if (text == null) {
+      return fallback;
+    }
+    return switch (text.strip().toLowerCase(java.util.Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new ConfigException(key + " must be true or false, was '" + text + "'");
+    };
   }
 
   private static Map<String, String> named(Map<String, String> settings, String prefix) {

@@ -97,6 +97,34 @@ class CompareConfigTest {
   }
 
   @Test
+  void rotationIsOffByDefaultAndSetGloballyOrPerTable() {
+    // Given rotation on for the task and off again for one table
+    Map<String, String> m = base();
+    m.put("deep.rotate", "true");
+    m.put("table.public.orders.deep.rotate", "false");
+
+    // When the task is loaded
+    List<TableTask> tables = CompareConfig.of(m).tables();
+
+    // Then the table's own setting wins, the other table rotates, and the default is off
+    assertThat(tables.get(0).sampling().rotate()).isFalse();
+    assertThat(tables.get(1).sampling().rotate()).isTrue();
+    assertThat(CompareConfig.of(base()).tables().get(0).sampling().rotate()).isFalse();
+  }
+
+  @Test
+  void aRotationThatIsNotABooleanIsRefusedNamingTheKey() {
+    // Given a per-table rotation that is not true or false
+    Map<String, String> m = base();
+    m.put("table.public.orders.deep.rotate", "sometimes");
+
+    // When it is loaded / Then the error names the key and the value
+    assertThatThrownBy(() -> CompareConfig.of(m))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage("table.public.orders.deep.rotate must be true or false, was 'sometimes'");
+  }
+
+  @Test
   void chunkMustBePositive() {
     // Given chunk 0 globally and -5 for a table
     Map<String, String> global = base();

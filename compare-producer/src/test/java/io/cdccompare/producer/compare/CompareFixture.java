@@ -1,6 +1,7 @@
 package io.cdccompare.producer.compare;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.cdccompare.core.chunk.ChunkWindow;
 import io.cdccompare.producer.capture.CaptureFixture;
@@ -47,6 +48,20 @@ final class CompareFixture {
     config.put("task.name", name);
     config.put("progress", "off");
     return config;
+  }
+
+  /**
+   * Runs a task to its end while the capture streams the table, then waits until the table topic
+   * holds {@code markers} of the task's markers.
+   */
+  CompareRun.Summary runCaptured(String table, Map<String, String> task, String topic, int markers)
+      throws Exception {
+    String name = task.get(CompareConfig.TASK_NAME);
+    try (CaptureFixture.Running running = capture.start(capture.config(table))) {
+      CompareRun.Summary summary = new CompareRun(CompareConfig.of(task), false).run();
+      await().atMost(Duration.ofSeconds(60)).until(() -> markers(topic, name).size() >= markers);
+      return summary;
+    }
   }
 
   long count(String sql) throws SQLException {

@@ -49,7 +49,7 @@ class CompareIT {
     task.put("deep", "10");
 
     // When the task runs with the capture streaming
-    CompareRun.Summary summary = runCaptured(f, "public.orders", task, topic, 90);
+    CompareRun.Summary summary = f.runCaptured("public.orders", task, topic, 90);
 
     // Then every chunk's hash records hold exactly its compared rows: the last 10 %
     Map<Long, Map<String, String>> expected = expectedChunks(source, 10);
@@ -100,7 +100,7 @@ class CompareIT {
     task.put("deep", "100");
 
     // When the task runs with the capture streaming
-    CompareRun.Summary summary = runCaptured(f, "public.orders", task, topic, 24);
+    CompareRun.Summary summary = f.runCaptured("public.orders", task, topic, 24);
 
     // Then every row of every chunk is in its hash records with the hash SQL computes
     assertThat(summary.complete()).isTrue();
@@ -163,7 +163,7 @@ class CompareIT {
     task.put("deep", "100");
 
     // When the task runs
-    CompareRun.Summary summary = runCaptured(f, "public.wide", task, topic, 18);
+    CompareRun.Summary summary = f.runCaptured("public.wide", task, topic, 18);
 
     // Then it finished, each partition's record came in several parts, and together they hold
     // every key once
@@ -234,21 +234,6 @@ class CompareIT {
                 "SELECT chunks_done FROM repi.comparetables WHERE task = 'big'"
                     + " AND state = 'RUNNING' AND next_chunk = 2"))
         .isEqualTo(2);
-  }
-
-  /**
-   * Runs a task to its end while the capture streams the table, then waits until the table topic
-   * holds {@code markers} of the task's markers.
-   */
-  private static CompareRun.Summary runCaptured(
-      CompareFixture f, String table, Map<String, String> task, String topic, int markers)
-      throws Exception {
-    String name = task.get(CompareConfig.TASK_NAME);
-    try (CaptureFixture.Running capture = f.capture.start(f.capture.config(table))) {
-      CompareRun.Summary summary = new CompareRun(CompareConfig.of(task), false).run();
-      await().atMost(Duration.ofSeconds(60)).until(() -> f.markers(topic, name).size() >= markers);
-      return summary;
-    }
   }
 
   /** Creates the hashes topic with records of at most 8 KiB, before a task would. */
