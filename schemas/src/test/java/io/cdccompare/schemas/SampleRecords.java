@@ -4,6 +4,7 @@ import io.cdccompare.schemas.avro.Alert;
 import io.cdccompare.schemas.avro.AlertCode;
 import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.ChunkState;
+import io.cdccompare.schemas.avro.ComparedRange;
 import io.cdccompare.schemas.avro.HashRecord;
 import io.cdccompare.schemas.avro.HashRecordLocation;
 import io.cdccompare.schemas.avro.Marker;
@@ -68,6 +69,9 @@ public final class SampleRecords {
         .setComparedShape(
             "{\"table\":\"shop.orders\",\"targetTable\":null,\"format\":\"COMPATIBLE\","
                 + "\"hashFunction\":\"MD5\",\"keyColumns\":[],\"columns\":[]}")
+        .setComparedRange(new ComparedRange("1001,a\\,b", true, "1100,z"))
+        .setSlice(2)
+        .setSlices(10)
         .build();
   }
 
@@ -80,6 +84,7 @@ public final class SampleRecords {
         .setComparedRows(null)
         .setHashesTopic(null)
         .setHashRecords(List.of())
+        .setComparedRange(null)
         .build();
   }
 
@@ -107,6 +112,10 @@ public final class SampleRecords {
         .setHashLength(20)
         .setKeys(List.of("17", "héllo,\\,wörld"))
         .setHashes(ChunkHashes.pack(List.of(first, second), 20))
+        .setChunkRows(1_000)
+        .setComparedRows(100)
+        .setSlice(2)
+        .setSlices(10)
         .build();
   }
 
