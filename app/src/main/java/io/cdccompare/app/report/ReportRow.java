@@ -2,6 +2,7 @@ package io.cdccompare.app.report;
 
 import io.cdccompare.core.report.ReportTotals;
 import io.cdccompare.core.report.RowTotals;
+import io.cdccompare.core.report.SourceRows;
 import io.cdccompare.schemas.avro.ReportEntry;
 import io.cdccompare.schemas.avro.RowCounts;
 import java.time.Instant;
@@ -55,6 +56,7 @@ public record ReportRow(
   /** The row of a report entry as read from the report topic. */
   public static ReportRow of(ReportEntry entry) {
     RowCounts c = entry.getCounts();
+    ShownStatus status = ShownStatus.of(entry.getStatus());
     ReportTotals totals =
         new ReportTotals(
             entry.getCaptureChunks(),
@@ -62,12 +64,15 @@ public record ReportRow(
             entry.getUnverifiableChunks(),
             entry.getSchemaDriftChunks(),
             new RowTotals(
-                c.getMatched(), c.getFailed(), c.getMissed(), c.getExtra(), c.getInFlight()));
+                c.getMatched(), c.getFailed(), c.getMissed(), c.getExtra(), c.getInFlight()),
+            new SourceRows(
+                entry.getSourceRows(), entry.getComparedSourceRows(), entry.getCoveredRows()),
+            status == ShownStatus.NOTHING_COMPARED ? 1 : 0);
     return new ReportRow(
         Optional.ofNullable(entry.getTable()),
         Optional.ofNullable(entry.getRunId()),
         Optional.ofNullable(entry.getTaskKind()).map(Enum::name),
-        ShownStatus.of(entry.getStatus()),
+        status,
         totals,
         Optional.of(entry.getLastUpdate()),
         Optional.empty());
