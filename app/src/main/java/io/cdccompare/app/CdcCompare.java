@@ -45,7 +45,7 @@ public final class CdcCompare implements Runnable {
 
   /**
    * {@code report}, {@code compare run --wait}: not every noted chunk is verified on every target
-   * yet.
+   * yet, or a verified table compared none of its rows (NOTHING_COMPARED).
    */
   public static final int EXIT_INCOMPLETE = 5;
 

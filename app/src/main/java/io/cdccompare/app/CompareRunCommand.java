@@ -30,7 +30,8 @@ import picocli.CommandLine.Option;
  *
  * <p>Exit codes: 0 every table noted to its end (with {@code --wait}: and in sync on every target),
  * 1 failure, 2 bad configuration, 130 stopped by Ctrl-C before the end; with {@code --wait} also 3
- * differences, 4 unverifiable or resync needed, 5 the wait timed out.
+ * differences, 4 unverifiable or resync needed, 5 the wait timed out or a table compared none of
+ * its rows (NOTHING_COMPARED, at once: every chunk is verified).
  */
 @Command(
     name = "run",
@@ -63,7 +64,8 @@ final class CompareRunCommand implements Callable<Integer> {
       names = "--wait",
       description =
           "After the run, wait until every target of the task's 'targets' key verified every"
-              + " noted chunk, print the report and exit with its code (0, 3, 4; 5 on timeout).")
+              + " noted chunk, print the report and exit with its code (0, 3, 4; 5 on timeout"
+              + " or when a table compared nothing).")
   boolean waitForReport;
 
   @Option(

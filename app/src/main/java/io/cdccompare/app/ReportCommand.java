@@ -22,8 +22,8 @@ import picocli.CommandLine.Option;
  * {@code cdc-compare report -c FILE [--task NAME] [-o table|json] [--keys]}: shows the report as it
  * stands — per task and target the totals and the tables, chunks noted vs verified, row outcomes —
  * and exits with its outcome ({@link ReportOutcome}): 0 in sync, 3 differences, 4 unverifiable or
- * resync needed, 5 not every noted chunk verified yet (or nothing reported); 1 when Kafka cannot be
- * read, 2 for a bad file.
+ * resync needed, 5 not every noted chunk verified yet (or nothing reported, or a table of which no
+ * row was compared); 1 when Kafka cannot be read, 2 for a bad file.
  */
 @Command(
     name = "report",
@@ -31,7 +31,7 @@ import picocli.CommandLine.Option;
     description =
         "Show the report: per task and target, chunks noted vs verified and matched / failed /"
             + " missed / extra rows; exit 0 in sync, 3 differences, 4 unverifiable or resync"
-            + " needed, 5 not every noted chunk verified yet.")
+            + " needed, 5 not every noted chunk verified yet or a table compared nothing.")
 final class ReportCommand implements Callable<Integer> {
   @Mixin TargetsFileOption targetsFile;
 

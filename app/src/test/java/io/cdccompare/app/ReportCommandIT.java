@@ -6,6 +6,7 @@ import static io.cdccompare.app.report.ReportFixtures.PG;
 import static io.cdccompare.app.report.ReportFixtures.TASK;
 import static io.cdccompare.app.report.ReportFixtures.counts;
 import static io.cdccompare.app.report.ReportFixtures.entry;
+import static io.cdccompare.app.report.ReportFixtures.nothingCompared;
 import static io.cdccompare.app.report.ReportFixtures.result;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -69,13 +70,14 @@ class ReportCommandIT {
 
   @Test
   void inSyncOnEveryTargetIsZero() throws Exception {
-    // Given both targets verified the two noted chunks of orders without a difference
+    // Given both targets verified the two noted chunks of orders (2003 rows, deep 100) without a
+    // difference
     createTopics();
     produceEntries(
-        entry(PG, null, ReportStatus.IN_SYNC, 2, 2, counts(2000, 0, 0, 0, 3)),
-        entry(PG, ORDERS, ReportStatus.IN_SYNC, 2, 2, counts(2000, 0, 0, 0, 3)),
-        entry(MARIA, null, ReportStatus.IN_SYNC, 2, 2, counts(2000, 0, 0, 0, 0)),
-        entry(MARIA, ORDERS, ReportStatus.IN_SYNC, 2, 2, counts(2000, 0, 0, 0, 0)));
+        wholeTable(entry(PG, null, ReportStatus.IN_SYNC, 2, 2, counts(2000, 0, 0, 0, 3))),
+        wholeTable(entry(PG, ORDERS, ReportStatus.IN_SYNC, 2, 2, counts(2000, 0, 0, 0, 3))),
+        wholeTable(entry(MARIA, null, ReportStatus.IN_SYNC, 2, 2, counts(2003, 0, 0, 0, 0))),
+        wholeTable(entry(MARIA, ORDERS, ReportStatus.IN_SYNC, 2, 2, counts(2003, 0, 0, 0, 0))));
 
     // When the report is shown
     int exit = report();
@@ -87,22 +89,29 @@ class ReportCommandIT {
         .containsExactly(
             "task nightly",
             "TARGET         TABLE          RUN                      STATUS   NOTED  VERIFIED"
-                + "  MATCHED  FAILED  MISSED  EXTRA  IN FLIGHT  UNVERIFIABLE  DRIFT",
+                + "  SOURCE ROWS  COVERED  MATCHED  FAILED  MISSED  EXTRA  IN FLIGHT  UNVERIFIABLE"
+                + "  DRIFT",
             "pg-replica     (all tables)   20260304T050607Z-a1b2c3  IN_SYNC      2         2"
-                + "     2000       0       0      0          3             0      0",
+                + "         2003     100%     2000       0       0      0          3             0"
+                + "      0",
             "pg-replica     public.orders  20260304T050607Z-a1b2c3  IN_SYNC      2         2"
-                + "     2000       0       0      0          3             0      0",
+                + "         2003     100%     2000       0       0      0          3             0"
+                + "      0",
             "maria-replica  (all tables)   20260304T050607Z-a1b2c3  IN_SYNC      2         2"
-                + "     2000       0       0      0          0             0      0",
+                + "         2003     100%     2003       0       0      0          0             0"
+                + "      0",
             "maria-replica  public.orders  20260304T050607Z-a1b2c3  IN_SYNC      2         2"
-                + "     2000       0       0      0          0             0      0");
+                + "         2003     100%     2003       0       0      0          0             0"
+                + "      0");
 
     // And the JSON says the same, valid against the schema
     JsonNode doc = reportJson();
     assertThat(doc.get("exitCode").asInt()).isZero();
     assertThat(doc.get("outcome").asText()).isEqualTo("IN_SYNC");
-    assertThat(doc.at("/tasks/0/targets/1/tables/0/matched").asLong()).isEqualTo(2000);
+    assertThat(doc.at("/tasks/0/targets/1/tables/0/matched").asLong()).isEqualTo(2003);
     assertThat(doc.at("/tasks/0/targets/0/tables/0/inFlight").asLong()).isEqualTo(3);
+    assertThat(doc.at("/tasks/0/targets/0/tables/0/sourceRows").asLong()).isEqualTo(2003);
+    assertThat(doc.at("/tasks/0/targets/0/tables/0/coverage").asDouble()).isEqualTo(1.0);
   }
 
   @Test
@@ -144,7 +153,8 @@ class ReportCommandIT {
     assertThat(text)
         .contains(
             "maria-replica  public.orders  20260304T050607Z-a1b2c3  DIFFERENCES      2         2"
-                + "       17      11       1      1          0             0      0\n"
+                + "            0        -       17      11       1      1          0"
+                + "             0      0\n"
                 + "    failed keys (11, first 10):\n"
                 + "      10\n")
         .contains("      19\n      (1 more)\n    missed keys (1):\n      7\n")
@@ -200,7 +210,8 @@ class ReportCommandIT {
     assertThat(out.toString())
         .contains(
             "pg-replica     public.orders  20260304T050607Z-a1b2c3  UNVERIFIABLE      2         2"
-                + "       10       0       0      0          0             1      0");
+                + "            0        -       10       0       0      0          0"
+                + "             1      0");
     JsonNode doc = reportJson();
     assertThat(doc.get("exitCode").asInt()).isEqualTo(4);
     assertThat(doc.at("/tasks/0/targets/0/tables/0/unverifiableChunks").asLong()).isEqualTo(1);
@@ -226,10 +237,39 @@ class ReportCommandIT {
     assertThat(out.toString())
         .contains(
             "maria-replica  (all tables)   -                        NO_RESULTS       -         -"
-                + "        -       -       -      -          -             -      -");
+                + "            -        -        -       -       -      -          -"
+                + "             -      -");
     JsonNode doc = reportJson();
     assertThat(doc.get("exitCode").asInt()).isEqualTo(5);
     assertThat(doc.at("/tasks/0/targets/1/status").asText()).isEqualTo("NO_RESULTS");
+  }
+
+  @Test
+  void aTableThatComparedNothingIsFive() throws Exception {
+    // Given both targets verified the one chunk of orders, every one of its 10 rows in flight
+    createTopics();
+    produceEntries(
+        nothingCompared(PG, null, 10),
+        nothingCompared(PG, ORDERS, 10),
+        nothingCompared(MARIA, null, 10),
+        nothingCompared(MARIA, ORDERS, 10));
+
+    // When the report is shown
+    int exit = report();
+
+    // Then exit 5 naming the tables, with their source rows shown
+    assertThat(exit).as("exit code; stderr: %s", err).isEqualTo(CdcCompare.EXIT_INCOMPLETE);
+    assertThat(err.toString().lines())
+        .containsExactly(
+            "cdc-compare: nothing compared: nightly/pg-replica/public.orders (NOTHING_COMPARED),"
+                + " nightly/maria-replica/public.orders (NOTHING_COMPARED)");
+    assertThat(out.toString())
+        .contains(
+            "pg-replica     public.orders  20260304T050607Z-a1b2c3  NOTHING_COMPARED      1"
+                + "         1           10     100%        0");
+    JsonNode doc = reportJson();
+    assertThat(doc.get("outcome").asText()).isEqualTo("INCOMPLETE");
+    assertThat(doc.at("/tasks/0/targets/0/tables/0/status").asText()).isEqualTo("NOTHING_COMPARED");
   }
 
   @Test
@@ -348,6 +388,17 @@ class ReportCommandIT {
           .all()
           .get();
     }
+  }
+
+  /** The entry of a run at deep 100 (slice 0 of 1) that read 2003 rows and compared all. */
+  private static ReportEntry wholeTable(ReportEntry entry) {
+    return ReportEntry.newBuilder(entry)
+        .setSourceRows(2003)
+        .setComparedSourceRows(2003)
+        .setCoveredRows(2003)
+        .setSlice(0)
+        .setSlices(1)
+        .build();
   }
 
   /** Report entries keyed as the report topology keys them. */

@@ -160,6 +160,11 @@ public final class SampleRecords {
         .setSchemaDriftChunks(2L)
         .setStatus(ReportStatus.DIFFERENCES)
         .setLastUpdate(AT)
+        .setSourceRows(120_000L)
+        .setComparedSourceRows(12_000L)
+        .setCoveredRows(36_000L)
+        .setSlice(2)
+        .setSlices(10)
         .build();
   }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cdccompare.core.report.RowTotals;
+import io.cdccompare.core.report.SourceRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -76,6 +77,22 @@ public final class ReportJson {
     RowTotals rows = row.totals().rows();
     node.put("noted", row.noted());
     node.put("verified", row.verified());
+    SourceRows source = row.totals().source();
+    node.put("sourceRows", source.read());
+    node.put("comparedSourceRows", source.compared());
+    node.put("coveredRows", source.covered());
+    if (row.coverage().isPresent()) {
+      node.put("coverage", row.coverage().get());
+    } else {
+      node.putNull("coverage");
+    }
+    if (row.slice().isPresent()) {
+      node.put("slice", row.slice().get().slice());
+      node.put("slices", row.slice().get().slices());
+    } else {
+      node.putNull("slice");
+      node.putNull("slices");
+    }
     node.put("matched", rows.matched());
     node.put("failed", rows.failed());
     node.put("missed", rows.missed());

@@ -10,9 +10,10 @@ import java.util.Set;
 /**
  * The exit code of a shown report ({@code report}, {@code compare run --wait}), worst first: 4 if a
  * row is UNVERIFIABLE or RESYNC_NEEDED; else 3 if a row has DIFFERENCES; else 5 if a row is
- * IN_PROGRESS or NO_RESULTS, a shown task has no entry at all, or nothing is shown; else 0. The
- * reason names the rows that decided it ({@code task/target/table}, {@code task/target} for a
- * target's totals), at most {@value #MAX_NAMED} of them. Pure.
+ * IN_PROGRESS, NO_RESULTS or NOTHING_COMPARED (a verified run that compared none of a table's rows
+ * proves nothing), a shown task has no entry at all, or nothing is shown; else 0. The reason names
+ * the rows that decided it ({@code task/target/table}, {@code task/target} for a target's totals),
+ * at most {@value #MAX_NAMED} of each kind. Pure.
  */
 public record ReportOutcome(Kind kind, Optional<String> reason) {
   static final int MAX_NAMED = 5;
@@ -40,6 +41,7 @@ public record ReportOutcome(Kind kind, Optional<String> reason) {
   private static final Set<ShownStatus> DIFFERENCES = EnumSet.of(ShownStatus.DIFFERENCES);
   private static final Set<ShownStatus> INCOMPLETE =
       EnumSet.of(ShownStatus.IN_PROGRESS, ShownStatus.NO_RESULTS);
+  private static final Set<ShownStatus> NOTHING_COMPARED = EnumSet.of(ShownStatus.NOTHING_COMPARED);
 
   public int exitCode() {
     return kind.exitCode();
@@ -68,10 +70,17 @@ public record ReportOutcome(Kind kind, Optional<String> reason) {
                   + String.join(", ", empty)
                   + ": no chunk of it was noted, or no verifier has reported it"));
     }
+    List<String> reasons = new ArrayList<>();
     List<String> incomplete = named(shown, INCOMPLETE, true);
     if (!incomplete.isEmpty()) {
-      return new ReportOutcome(
-          Kind.INCOMPLETE, reason("not every noted chunk is verified yet", incomplete));
+      reasons.add(reasonText("not every noted chunk is verified yet", incomplete));
+    }
+    List<String> nothingCompared = named(shown, NOTHING_COMPARED, true);
+    if (!nothingCompared.isEmpty()) {
+      reasons.add(reasonText("nothing compared", nothingCompared));
+    }
+    if (!reasons.isEmpty()) {
+      return new ReportOutcome(Kind.INCOMPLETE, Optional.of(String.join("; ", reasons)));
     }
     return new ReportOutcome(Kind.IN_SYNC, Optional.empty());
   }
@@ -102,8 +111,12 @@ public record ReportOutcome(Kind kind, Optional<String> reason) {
   }
 
   private static Optional<String> reason(String headline, List<String> names) {
+    return Optional.of(reasonText(headline, names));
+  }
+
+  private static String reasonText(String headline, List<String> names) {
     String shown = String.join(", ", names.subList(0, Math.min(MAX_NAMED, names.size())));
     int more = names.size() - MAX_NAMED;
-    return Optional.of(headline + ": " + shown + (more > 0 ? " and " + more + " more" : ""));
+    return headline + ": " + shown + (more > 0 ? " and " + more + " more" : "");
   }
 }

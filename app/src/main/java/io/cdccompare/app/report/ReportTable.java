@@ -1,16 +1,20 @@
 package io.cdccompare.app.report;
 
 import io.cdccompare.core.report.RowTotals;
+import io.cdccompare.core.report.SourceRows;
 import java.io.PrintWriter;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Writes a report as aligned plain text for a terminal: per task a title line and a table of one
  * row per target's totals ({@code (all tables)}) and per table, text left-aligned and numbers
- * right-aligned, no colours. Difference keys, when present, are listed one per line under their
- * row. Names and keys are written with control characters escaped ({@code \n}, {@code \u001b}), so
- * that nothing read from a topic can move the cursor or change the terminal.
+ * right-aligned, no colours. {@code SOURCE ROWS} are the rows the run read on the source, {@code
+ * COVERED} the share of them its coverage cycle compared ({@code -} while unknown). Difference
+ * keys, when present, are listed one per line under their row. Names and keys are written with
+ * control characters escaped ({@code \n}, {@code \u001b}), so that nothing read from a topic can
+ * move the cursor or change the terminal.
  */
 public final class ReportTable {
   static final String ALL_TABLES = "(all tables)";
@@ -23,6 +27,8 @@ public final class ReportTable {
     "STATUS",
     "NOTED",
     "VERIFIED",
+    "SOURCE ROWS",
+    "COVERED",
     "MATCHED",
     "FAILED",
     "MISSED",
@@ -111,6 +117,8 @@ public final class ReportTable {
       row.status().name(),
       Long.toString(row.noted()),
       Long.toString(row.verified()),
+      Long.toString(row.totals().source().read()),
+      row.coverage().isPresent() ? percent(row.totals().source()) : NONE,
       Long.toString(rows.matched()),
       Long.toString(rows.failed()),
       Long.toString(rows.missed()),
@@ -119,6 +127,26 @@ public final class ReportTable {
       Long.toString(row.totals().unverifiableChunks()),
       Long.toString(row.totals().schemaDriftChunks())
     };
+  }
+
+  /**
+   * The coverage as a percentage, rounded down so that only a whole coverage shows {@code 100%}:
+   * whole percents from 1 % on ({@code 40%}), one decimal below ({@code 0.5%}, {@code 0.0%} for a
+   * share under 0.1 %), {@code 0%} when nothing is covered.
+   */
+  static String percent(SourceRows source) {
+    if (source.read() == 0 || source.covered() >= source.read()) {
+      return "100%";
+    }
+    if (source.covered() == 0) {
+      return "0%";
+    }
+    long tenths =
+        BigInteger.valueOf(source.covered())
+            .multiply(BigInteger.valueOf(1000))
+            .divide(BigInteger.valueOf(source.read()))
+            .longValueExact();
+    return tenths >= 10 ? tenths / 10 + "%" : "0." + tenths + "%";
   }
 
   private static List<String> keyLines(DifferenceKeys keys) {

@@ -18,10 +18,12 @@ import java.util.function.Consumer;
  * {@code compare run --wait}: after a run noted every chunk, polls the report until every named
  * target has verified every noted chunk of the run on every table of it — an entry of that run id
  * whose verified chunks ({@code applyChunks}) reach the run's noted chunks — or a target reports
- * RESYNC_NEEDED on one of them (it will not catch up), or the timeout passes, or {@link #stop()}. A
- * table whose run noted no chunk (an empty table) needs no entry. A report topic that does not
- * exist yet (no verifier started) counts as an empty report. Progress is one line each time it
- * changes. One caller; {@link #stop()} from any thread.
+ * RESYNC_NEEDED on one of them (it will not catch up), or the timeout passes, or {@link #stop()}.
+ * Only verified chunks count, not the status: an entry that is NOTHING_COMPARED has verified every
+ * chunk, so it ends the wait like IN_SYNC (the report's outcome then says 5). A table whose run
+ * noted no chunk needs no entry. A report topic that does not exist yet (no verifier started)
+ * counts as an empty report. Progress is one line each time it changes. One caller; {@link #stop()}
+ * from any thread.
  */
 public final class RunWait {
   /** A table of the run: its run id and how many chunks the run noted of it in all. */
@@ -68,7 +70,10 @@ public final class RunWait {
 
   /** Why a wait ended. */
   public enum Ending {
-    /** Every target verified every noted chunk. */
+    /**
+     * Every target verified every noted chunk, whatever it found (in sync, differences, or nothing
+     * compared).
+     */
     VERIFIED,
     /** A target reports RESYNC_NEEDED on a table of the run: it will not catch up. */
     RESYNC_NEEDED,

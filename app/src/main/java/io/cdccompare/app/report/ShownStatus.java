@@ -11,6 +11,7 @@ public enum ShownStatus {
   IN_PROGRESS,
   UNVERIFIABLE,
   RESYNC_NEEDED,
+  NOTHING_COMPARED,
   NO_RESULTS;
 
   static ShownStatus of(io.cdccompare.schemas.avro.ReportStatus status) {

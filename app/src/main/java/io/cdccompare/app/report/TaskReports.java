@@ -106,6 +106,7 @@ public final class TaskReports {
         Optional.empty(),
         newest.runId(),
         newest.taskKind(),
+        newest.slice(),
         status,
         sum,
         lastUpdate,

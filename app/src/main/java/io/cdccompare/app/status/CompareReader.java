@@ -86,7 +86,8 @@ final class CompareReader {
     }
   }
 
-  private static CompareStatus.Entry entry(ReportEntry e) {
+  /** The compare of a task entry (table null), its status as the entry spells it. */
+  static CompareStatus.Entry entry(ReportEntry e) {
     return new CompareStatus.Entry(
         e.getTask(),
         e.getTarget(),

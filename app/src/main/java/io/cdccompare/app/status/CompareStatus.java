@@ -22,7 +22,9 @@ public record CompareStatus(
    * One task on one target.
    *
    * @param runId the latest run, {@code null} before any chunk was noted
-   * @param status IN_SYNC, DIFFERENCES, IN_PROGRESS, UNVERIFIABLE or RESYNC_NEEDED
+   * @param status IN_SYNC, DIFFERENCES, IN_PROGRESS, UNVERIFIABLE, RESYNC_NEEDED or
+   *     NOTHING_COMPARED (every chunk verified, but a table's target compared none of its rows), as
+   *     the report entry spells it
    * @param chunksNoted chunks the compare producer closed (the report's capture column)
    * @param chunksVerified chunks with a complete verdict on the target (the apply column)
    */

@@ -59,6 +59,24 @@ public final class ReportFixtures {
         .build();
   }
 
+  /**
+   * An entry of {@code TASK} and {@code RUN} whose every noted chunk is verified while the target
+   * compared none of the {@code sourceRows} rows the source read: every one was in flight.
+   */
+  public static ReportEntry nothingCompared(String target, String table, long sourceRows) {
+    return entry(TASK, target, table)
+        .setStatus(ReportStatus.NOTHING_COMPARED)
+        .setCaptureChunks(1)
+        .setApplyChunks(1)
+        .setCounts(counts(0, 0, 0, 0, sourceRows))
+        .setSourceRows(sourceRows)
+        .setComparedSourceRows(sourceRows)
+        .setCoveredRows(sourceRows)
+        .setSlice(0)
+        .setSlices(1)
+        .build();
+  }
+
   /** A VERIFIED result of one partition of one chunk of {@code TASK}, {@code RUN}. */
   public static ChunkResult.Builder result(String target, String table, long chunk, int partition) {
     return ChunkResult.newBuilder()

@@ -6,11 +6,13 @@ import static io.cdccompare.app.report.ReportFixtures.PG;
 import static io.cdccompare.app.report.ReportFixtures.RUN;
 import static io.cdccompare.app.report.ReportFixtures.counts;
 import static io.cdccompare.app.report.ReportFixtures.entry;
+import static io.cdccompare.app.report.ReportFixtures.nothingCompared;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cdccompare.schemas.avro.ReportEntry;
 import io.cdccompare.schemas.avro.ReportStatus;
 import java.io.StringWriter;
 import java.util.List;
@@ -20,12 +22,24 @@ import org.junit.jupiter.api.Test;
 class ReportJsonTest {
   private static final String TOPIC = "shop.compare.report";
 
+  /** The entry of a run of slice 1 of 3: 31 of 90 source rows, 62 with the run before it. */
+  private static ReportEntry slice1Of3(ReportEntry entry) {
+    return ReportEntry.newBuilder(entry)
+        .setSourceRows(90)
+        .setComparedSourceRows(31)
+        .setCoveredRows(62)
+        .setSlice(1)
+        .setSlices(3)
+        .build();
+  }
+
   private static List<TaskReport> differencesWithKeys() {
     List<TaskReport> tasks =
         TaskReports.of(
             List.of(
-                entry(PG, null, ReportStatus.DIFFERENCES, 3, 3, counts(27, 2, 1, 0, 1)),
-                entry(PG, ORDERS, ReportStatus.DIFFERENCES, 3, 3, counts(27, 2, 1, 0, 1))),
+                slice1Of3(entry(PG, null, ReportStatus.DIFFERENCES, 3, 3, counts(27, 2, 1, 0, 1))),
+                slice1Of3(
+                    entry(PG, ORDERS, ReportStatus.DIFFERENCES, 3, 3, counts(27, 2, 1, 0, 1)))),
             Optional.empty(),
             List.of(PG, MARIA));
     DifferenceKeys keys =
@@ -74,6 +88,15 @@ class ReportJsonTest {
                 orders.get("unverifiableChunks").asLong(),
                 orders.get("schemaDriftChunks").asLong()))
         .containsExactly(3L, 3L, 27L, 2L, 1L, 0L, 1L, 0L, 0L);
+    assertThat(
+            List.of(
+                orders.get("sourceRows").asLong(),
+                orders.get("comparedSourceRows").asLong(),
+                orders.get("coveredRows").asLong(),
+                orders.get("slice").asLong(),
+                orders.get("slices").asLong()))
+        .containsExactly(90L, 31L, 62L, 1L, 3L);
+    assertThat(orders.get("coverage").asDouble()).isEqualTo(62.0 / 90);
     assertThat(orders.at("/keys/failed/keys").toString()).isEqualTo("[\"4\"]");
     assertThat(orders.at("/keys/failed/total").asLong()).isEqualTo(2);
     assertThat(orders.at("/keys/failed/omitted").asLong()).isEqualTo(1);
@@ -83,6 +106,10 @@ class ReportJsonTest {
     assertThat(maria.get("status").asText()).isEqualTo("NO_RESULTS");
     assertThat(maria.get("runId").isNull()).isTrue();
     assertThat(maria.get("lastUpdate").isNull()).isTrue();
+    assertThat(maria.get("sourceRows").asLong()).isZero();
+    assertThat(maria.get("coverage").isNull()).isTrue();
+    assertThat(maria.get("slice").isNull()).isTrue();
+    assertThat(maria.get("slices").isNull()).isTrue();
     assertThat(maria.get("tables").size()).isZero();
   }
 
@@ -108,6 +135,10 @@ class ReportJsonTest {
                         .setRunId(null)
                         .setTaskKind(null)
                         .build()),
+                Optional.empty(),
+                List.of(PG)),
+            TaskReports.of(
+                List.of(nothingCompared(PG, null, 10), nothingCompared(PG, ORDERS, 10)),
                 Optional.empty(),
                 List.of(PG)));
 
@@ -135,12 +166,42 @@ class ReportJsonTest {
     ObjectNode negative =
         ReportJson.document(differencesWithKeys(), ReportOutcome.of(differencesWithKeys()), TOPIC);
     ((ObjectNode) negative.at("/tasks/0/targets/0")).put("matched", -1);
+    ObjectNode overCovered =
+        ReportJson.document(differencesWithKeys(), ReportOutcome.of(differencesWithKeys()), TOPIC);
+    ((ObjectNode) overCovered.at("/tasks/0/targets/0/tables/0")).put("coverage", 1.5);
 
     // When they are validated / Then each is refused
     assertThat(ReportSchema.errors(missingCount)).anyMatch(e -> e.contains("failed"));
     assertThat(ReportSchema.errors(wrongCode)).anyMatch(e -> e.contains("exitCode"));
     assertThat(ReportSchema.errors(unknownField)).anyMatch(e -> e.contains("colour"));
     assertThat(ReportSchema.errors(negative)).anyMatch(e -> e.contains("matched"));
+    assertThat(ReportSchema.errors(overCovered)).anyMatch(e -> e.contains("coverage"));
+  }
+
+  @Test
+  void aTableThatComparedNothingIsIncompleteWithItsRowsNamed() throws Exception {
+    // Given every row of orders was in flight on pg
+    List<TaskReport> tasks =
+        TaskReports.of(
+            List.of(nothingCompared(PG, null, 10), nothingCompared(PG, ORDERS, 10)),
+            Optional.empty(),
+            List.of(PG));
+
+    // When it is written
+    StringWriter text = new StringWriter();
+    ReportJson.write(tasks, ReportOutcome.of(tasks), TOPIC, text);
+    JsonNode doc = new ObjectMapper().readTree(text.toString());
+
+    // Then
+    assertThat(doc.get("exitCode").asInt()).isEqualTo(5);
+    assertThat(doc.get("outcome").asText()).isEqualTo("INCOMPLETE");
+    assertThat(doc.get("reason").asText())
+        .isEqualTo("nothing compared: nightly/pg-replica/public.orders (NOTHING_COMPARED)");
+    JsonNode orders = doc.at("/tasks/0/targets/0/tables/0");
+    assertThat(orders.get("status").asText()).isEqualTo("NOTHING_COMPARED");
+    assertThat(orders.get("sourceRows").asLong()).isEqualTo(10);
+    assertThat(orders.get("matched").asLong()).isZero();
+    assertThat(orders.get("inFlight").asLong()).isEqualTo(10);
   }
 
   @Test

@@ -7,6 +7,7 @@ import static io.cdccompare.app.report.ReportFixtures.PG;
 import static io.cdccompare.app.report.ReportFixtures.TASK;
 import static io.cdccompare.app.report.ReportFixtures.counts;
 import static io.cdccompare.app.report.ReportFixtures.entry;
+import static io.cdccompare.app.report.ReportFixtures.nothingCompared;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cdccompare.app.CdcCompare;
@@ -162,5 +163,50 @@ class ReportOutcomeTest {
                     .contains("nightly/pg-replica/public.t5")
                     .doesNotContain("public.t6")
                     .endsWith(" and 2 more"));
+  }
+
+  @Test
+  void aTableThatComparedNothingIsIncompleteNamingIt() {
+    // Given every chunk verified on pg, but every row of orders was in flight
+    ReportOutcome outcome =
+        outcomeOf(List.of(PG), nothingCompared(PG, null, 10), nothingCompared(PG, ORDERS, 10));
+
+    // Then it is 5, naming the table
+    assertThat(outcome.kind()).isEqualTo(ReportOutcome.Kind.INCOMPLETE);
+    assertThat(outcome.exitCode()).isEqualTo(CdcCompare.EXIT_INCOMPLETE);
+    assertThat(outcome.reason())
+        .contains("nothing compared: nightly/pg-replica/public.orders (NOTHING_COMPARED)");
+  }
+
+  @Test
+  void differencesOutrankATableThatComparedNothing() {
+    // Given pg differs on order lines, and maria compared none of the rows of orders
+    ReportOutcome outcome =
+        outcomeOf(
+            List.of(PG, MARIA),
+            entry(PG, LINES, ReportStatus.DIFFERENCES, 2, 2, counts(10, 1, 0, 0, 0)),
+            nothingCompared(MARIA, ORDERS, 10));
+
+    // Then it is 3
+    assertThat(outcome.exitCode()).isEqualTo(CdcCompare.EXIT_DIFFERENCES);
+    assertThat(outcome.reason()).contains("differences: nightly/pg-replica/public.order_lines");
+  }
+
+  @Test
+  void progressAndATableThatComparedNothingAreBothNamed() {
+    // Given pg still behind on order lines, and orders compared nothing
+    ReportOutcome outcome =
+        outcomeOf(
+            List.of(PG),
+            entry(PG, LINES, ReportStatus.IN_PROGRESS, 2, 1, counts(10, 0, 0, 0, 0)),
+            nothingCompared(PG, ORDERS, 10));
+
+    // Then it is 5 and the reason names both
+    assertThat(outcome.exitCode()).isEqualTo(CdcCompare.EXIT_INCOMPLETE);
+    assertThat(outcome.reason())
+        .contains(
+            "not every noted chunk is verified yet: nightly/pg-replica/public.order_lines"
+                + " (IN_PROGRESS); nothing compared: nightly/pg-replica/public.orders"
+                + " (NOTHING_COMPARED)");
   }
 }

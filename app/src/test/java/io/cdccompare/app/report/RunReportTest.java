@@ -7,6 +7,7 @@ import static io.cdccompare.app.report.ReportFixtures.RUN;
 import static io.cdccompare.app.report.ReportFixtures.TASK;
 import static io.cdccompare.app.report.ReportFixtures.counts;
 import static io.cdccompare.app.report.ReportFixtures.entry;
+import static io.cdccompare.app.report.ReportFixtures.nothingCompared;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cdccompare.app.CdcCompare;
@@ -107,5 +108,25 @@ class RunReportTest {
     assertThat(err.toString())
         .endsWith(
             "cdc-compare: unverifiable: nightly/maria-replica/public.orders (RESYNC_NEEDED)\n");
+  }
+
+  @Test
+  void aRunThatComparedNothingOnATargetIsFiveWithoutWaitingForTheTimeout() throws Exception {
+    // Given maria verified both chunks, but every row was in flight
+    List<ReportEntry> report =
+        List.of(
+            entry(PG, ORDERS, ReportStatus.IN_SYNC, 2, 2, counts(20, 0, 0, 0, 0)),
+            ReportEntry.newBuilder(nothingCompared(MARIA, ORDERS, 20))
+                .setCaptureChunks(2)
+                .setApplyChunks(2)
+                .build());
+
+    // When the run waits / Then it ends with 5 long before the timeout, naming the table
+    assertThat(await(report, Duration.ofHours(1))).hasValue(CdcCompare.EXIT_INCOMPLETE);
+    assertThat(out.toString()).contains("NOTHING_COMPARED");
+    assertThat(err.toString())
+        .endsWith(
+            "cdc-compare: nothing compared: nightly/maria-replica/public.orders"
+                + " (NOTHING_COMPARED)\n");
   }
 }

@@ -160,6 +160,27 @@ class RunWaitTest {
   }
 
   @Test
+  void aTableThatComparedNothingEndsTheWaitAsVerified() throws Exception {
+    // Given pg verified every chunk of both tables, every row of orders in flight
+    List<ReportEntry> report =
+        List.of(
+            entry(TASK, PG, ORDERS)
+                .setStatus(ReportStatus.NOTHING_COMPARED)
+                .setCaptureChunks(3)
+                .setApplyChunks(3)
+                .setCounts(counts(0, 0, 0, 0, 30))
+                .setSourceRows(30)
+                .build(),
+            verified(PG, LINES, 2));
+    RunWait wait = new RunWait(() -> report, TASK, List.of(PG), RUN_TABLES, POLL);
+
+    // When it waits / Then it ends at once, not at the timeout
+    RunWait.Result result = wait.await(Duration.ofHours(1), line -> {});
+    assertThat(result.ending()).isEqualTo(RunWait.Ending.VERIFIED);
+    assertThat(result.behind()).isEmpty();
+  }
+
+  @Test
   void stopEndsARunningWait() {
     // Given a wait on a report that never catches up
     AtomicInteger reads = new AtomicInteger();

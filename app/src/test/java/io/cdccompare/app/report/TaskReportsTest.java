@@ -7,9 +7,11 @@ import static io.cdccompare.app.report.ReportFixtures.PG;
 import static io.cdccompare.app.report.ReportFixtures.TASK;
 import static io.cdccompare.app.report.ReportFixtures.counts;
 import static io.cdccompare.app.report.ReportFixtures.entry;
+import static io.cdccompare.app.report.ReportFixtures.nothingCompared;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cdccompare.core.report.RowTotals;
+import io.cdccompare.core.report.SourceRows;
 import io.cdccompare.schemas.avro.ReportStatus;
 import java.util.List;
 import java.util.Optional;
@@ -95,5 +97,30 @@ class TaskReportsTest {
     assertThat(total.verified()).isEqualTo(3);
     assertThat(total.totals().rows()).isEqualTo(new RowTotals(15, 0, 0, 0, 1));
     assertThat(total.status()).isEqualTo(ShownStatus.IN_PROGRESS);
+  }
+
+  @Test
+  void aMissingTotalsEntryOfATableThatComparedNothingIsNotInSync() {
+    // Given orders in sync and order lines that compared nothing, without a totals entry
+    List<TaskReport> shown =
+        TaskReports.of(
+            List.of(
+                entry(TASK, PG, ORDERS)
+                    .setCaptureChunks(2)
+                    .setApplyChunks(2)
+                    .setCounts(counts(20, 0, 0, 0, 0))
+                    .setSourceRows(20)
+                    .setComparedSourceRows(20)
+                    .setCoveredRows(20)
+                    .setSlices(1)
+                    .build(),
+                nothingCompared(PG, LINES, 7)),
+            Optional.empty(),
+            List.of(PG));
+
+    // Then the totals row sums the source rows and compared nothing
+    ReportRow total = shown.get(0).targets().get(0).total();
+    assertThat(total.totals().source()).isEqualTo(new SourceRows(27, 27, 27));
+    assertThat(total.status()).isEqualTo(ShownStatus.NOTHING_COMPARED);
   }
 }

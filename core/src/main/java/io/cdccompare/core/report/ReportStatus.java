@@ -12,13 +12,20 @@ public enum ReportStatus {
   /** Chunks noted by the producer that this target has not compared yet. */
   IN_PROGRESS,
   /** Some chunk could not be checked (unverifiable or schema drift). */
-  UNVERIFIABLE;
+  UNVERIFIABLE,
+  /**
+   * Every noted chunk verified without a difference, but the target compared none of the rows the
+   * source read (all in flight, or none sampled): the run proved nothing about the table.
+   */
+  NOTHING_COMPARED;
 
   /**
    * The status of {@code totals}, the first that holds of: UNVERIFIABLE if any chunk was
    * unverifiable or in schema drift; DIFFERENCES if any row failed, is missed or extra; IN_PROGRESS
-   * if fewer chunks were compared than noted; else IN_SYNC. A problem found outranks progress: a
-   * target that is behind but already differs shows DIFFERENCES.
+   * if fewer chunks were compared than noted; NOTHING_COMPARED if a table compared nothing ({@link
+   * ReportTotals#withRun}); else IN_SYNC. A problem found outranks progress: a target that is
+   * behind but already differs shows DIFFERENCES. A task whose table compared nothing is never
+   * IN_SYNC.
    */
   public static ReportStatus of(ReportTotals totals) {
     if (totals.unverifiableChunks() > 0 || totals.schemaDriftChunks() > 0) {
@@ -29,6 +36,9 @@ public enum ReportStatus {
     }
     if (totals.applyChunks() < totals.captureChunks()) {
       return IN_PROGRESS;
+    }
+    if (totals.nothingComparedTables() > 0) {
+      return NOTHING_COMPARED;
     }
     return IN_SYNC;
   }

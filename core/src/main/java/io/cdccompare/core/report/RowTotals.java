@@ -28,6 +28,14 @@ public record RowTotals(long matched, long failed, long missed, long extra, long
         Math.addExact(inFlight, other.inFlight));
   }
 
+  /**
+   * Rows of the source the target compared: matched, failed and missed. Extra rows are the target's
+   * own and in-flight rows are not compared yet.
+   */
+  public long compared() {
+    return Math.addExact(Math.addExact(matched, failed), missed);
+  }
+
   /** Failed, missed and extra rows: what makes a target differ from the source. */
   public long differences() {
     return failed + missed + extra;

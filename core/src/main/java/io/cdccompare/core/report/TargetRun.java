@@ -5,8 +5,9 @@ package io.cdccompare.core.report;
  * (table, run, target) was raised: exactly one is, when the first chunk with failed, missed or
  * extra rows completes — never one per chunk or per row. Immutable.
  *
- * @param totals the target's totals; {@code captureChunks} is left 0 here, it belongs to the
- *     table's run ({@link TableRun}) and is set when an entry is built
+ * @param totals the target's totals; {@code captureChunks}, {@code source} and {@code
+ *     nothingComparedTables} are left 0 here, they belong to the table's run ({@link TableRun}) and
+ *     are set when an entry is built ({@link ReportTotals#withRun})
  */
 public record TargetRun(String runId, ReportTotals totals, boolean differencesRaised) {
 

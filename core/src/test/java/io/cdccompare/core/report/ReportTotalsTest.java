@@ -19,10 +19,13 @@ class ReportTotalsTest {
 
     // When
     ReportTotals totals =
-        new ReportTotals(7, 3, 0, 0, new RowTotals(100, 0, 0, 0, 0)).withChunk(chunk);
+        new ReportTotals(7, 3, 0, 0, new RowTotals(100, 0, 0, 0, 0), SourceRows.ZERO, 0)
+            .withChunk(chunk);
 
     // Then
-    assertThat(totals).isEqualTo(new ReportTotals(7, 4, 0, 0, new RowTotals(109, 1, 2, 1, 3)));
+    assertThat(totals)
+        .isEqualTo(
+            new ReportTotals(7, 4, 0, 0, new RowTotals(109, 1, 2, 1, 3), SourceRows.ZERO, 0));
   }
 
   @Test
@@ -37,7 +40,7 @@ class ReportTotalsTest {
     ReportTotals totals = ReportTotals.EMPTY.withChunk(chunk);
 
     // Then
-    assertThat(totals).isEqualTo(new ReportTotals(0, 1, 1, 1, RowTotals.ZERO));
+    assertThat(totals).isEqualTo(new ReportTotals(0, 1, 1, 1, RowTotals.ZERO, SourceRows.ZERO, 0));
   }
 
   @Test
@@ -56,14 +59,70 @@ class ReportTotalsTest {
   @Test
   void tablesSumIntoTaskTotals() {
     // Given
-    ReportTotals orders = new ReportTotals(4, 4, 0, 0, new RowTotals(40, 1, 0, 0, 0));
-    ReportTotals lines = new ReportTotals(6, 2, 1, 0, new RowTotals(20, 0, 0, 3, 2));
+    ReportTotals orders =
+        new ReportTotals(4, 4, 0, 0, new RowTotals(40, 1, 0, 0, 0), SourceRows.ZERO, 0);
+    ReportTotals lines =
+        new ReportTotals(6, 2, 1, 0, new RowTotals(20, 0, 0, 3, 2), SourceRows.ZERO, 0);
 
     // When
     ReportTotals task = orders.plus(lines);
 
     // Then
-    assertThat(task).isEqualTo(new ReportTotals(10, 6, 1, 0, new RowTotals(60, 1, 0, 3, 2)));
+    assertThat(task)
+        .isEqualTo(
+            new ReportTotals(10, 6, 1, 0, new RowTotals(60, 1, 0, 3, 2), SourceRows.ZERO, 0));
+  }
+
+  @Test
+  void sourceRowsAndTablesThatComparedNothingSumIntoTaskTotals() {
+    // Given
+    ReportTotals orders =
+        new ReportTotals(4, 4, 0, 0, RowTotals.ZERO, new SourceRows(400, 40, 120), 1);
+    ReportTotals lines =
+        new ReportTotals(6, 6, 0, 0, RowTotals.ZERO, new SourceRows(600, 60, 60), 0);
+
+    // When
+    ReportTotals task = orders.plus(lines);
+
+    // Then
+    assertThat(task.source()).isEqualTo(new SourceRows(1000, 100, 180));
+    assertThat(task.nothingComparedTables()).isEqualTo(1);
+  }
+
+  @Test
+  void theTableRunGivesCaptureAndSourceRows() {
+    // Given a target that verified both chunks of its table's run
+    TableRun run =
+        TableRun.start("r1", "FULL")
+            .withCapturedChunk(new NotedChunk(100, 10, new RunSlice(0, 10)))
+            .withCapturedChunk(new NotedChunk(80, 8, new RunSlice(0, 10)));
+    ReportTotals target =
+        new ReportTotals(0, 2, 0, 0, new RowTotals(17, 0, 0, 0, 1), SourceRows.ZERO, 0);
+
+    // When
+    ReportTotals totals = target.withRun(run);
+
+    // Then
+    assertThat(totals)
+        .isEqualTo(
+            new ReportTotals(
+                2, 2, 0, 0, new RowTotals(17, 0, 0, 0, 1), new SourceRows(180, 18, 18), 0));
+  }
+
+  @Test
+  void theTableRunMarksATableThatComparedNothing() {
+    // Given a target that verified the run's one chunk, every row in flight
+    TableRun run =
+        TableRun.start("r1", "FULL")
+            .withCapturedChunk(new NotedChunk(100, 10, new RunSlice(0, 10)));
+    ReportTotals target =
+        new ReportTotals(0, 1, 0, 0, new RowTotals(0, 0, 0, 0, 10), SourceRows.ZERO, 0);
+
+    // When
+    ReportTotals totals = target.withRun(run);
+
+    // Then
+    assertThat(totals.nothingComparedTables()).isEqualTo(1);
   }
 
   @Test
@@ -71,7 +130,7 @@ class ReportTotalsTest {
     // Given
     // When
     // Then
-    assertThatThrownBy(() -> new ReportTotals(3, 1, 2, 0, RowTotals.ZERO))
+    assertThatThrownBy(() -> new ReportTotals(3, 1, 2, 0, RowTotals.ZERO, SourceRows.ZERO, 0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("are chunks of apply");
   }

@@ -27,7 +27,7 @@ class TargetRunTest {
     assertThat(firstRaises).isTrue();
     assertThat(afterFirst.raisesDifferences(differs)).isFalse();
     assertThat(afterFirst.totals())
-        .isEqualTo(new ReportTotals(0, 2, 0, 0, new RowTotals(8, 1, 1, 0, 2)));
+        .isEqualTo(new ReportTotals(0, 2, 0, 0, new RowTotals(8, 1, 1, 0, 2), SourceRows.ZERO, 0));
   }
 
   @Test

@@ -26,7 +26,10 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>Each (task, table) shows its newest run ({@link TableRun}); a record of an older run is
- *       stale and ignored, one of a newer run restarts the table's totals on every target.
+ *       stale and ignored, one of a newer run restarts the table's totals on every target and
+ *       carries the rows of the coverage cycle so far to the new run.
+ *   <li>A noted chunk adds its source rows (read, compared) to the run; the first one tells the
+ *       run's slice.
  *   <li>A chunk counts on a target once all its partitions reported ({@link ChunkAssembly});
  *       results are deduplicated by partition, noted chunks by chunk number, so replays change
  *       nothing.
@@ -89,7 +92,7 @@ final class ReportAggregator implements Processor<String, ReportInput, String, S
     boolean counted = capture.runId().equals(capturedChunks.get(chunkKey));
     if (!counted) {
       capturedChunks.put(chunkKey, capture.runId());
-      run = run.withCapturedChunk();
+      run = run.withCapturedChunk(capture.noted());
     }
     if (run != stored) {
       tableRuns.put(tableKey, run);
@@ -164,11 +167,15 @@ final class ReportAggregator implements Processor<String, ReportInput, String, S
     }
   }
 
-  /** The stored run, or a new one when none is stored or the record is of a newer run. */
+  /**
+   * The stored run; a new one when none is stored; the run after it, carrying its coverage cycle,
+   * when the record is of a newer run.
+   */
   private static TableRun currentRun(TableRun stored, ReportInput input) {
-    return stored != null && stored.is(input.runId())
-        ? stored
-        : TableRun.start(input.runId(), input.taskKind());
+    if (stored == null) {
+      return TableRun.start(input.runId(), input.taskKind());
+    }
+    return stored.is(input.runId()) ? stored : stored.next(input.runId(), input.taskKind());
   }
 
   private static ChunkAssembly addTo(ChunkAssembly chunk, ReportInput.Result result) {
@@ -231,10 +238,13 @@ final class ReportAggregator implements Processor<String, ReportInput, String, S
         timestamp);
   }
 
-  /** The totals of {@code target} on {@code table} in the table's current run, capture included. */
+  /**
+   * The totals of {@code target} on {@code table} in the table's current run, with the run's
+   * capture count and source rows.
+   */
   private ReportTotals totals(String task, String target, String table, TableRun run) {
     TargetRun stored = targetRuns.get(ReportKey.path(task, target, table));
-    return TargetRun.inRun(stored, run.runId()).totals().withCaptureChunks(run.captureChunks());
+    return TargetRun.inRun(stored, run.runId()).totals().withRun(run);
   }
 
   private Set<String> knownTargets(String task) {

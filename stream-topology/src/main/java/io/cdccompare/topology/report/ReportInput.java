@@ -1,8 +1,10 @@
 package io.cdccompare.topology.report;
 
 import io.cdccompare.core.report.ChunkAssembly;
+import io.cdccompare.core.report.NotedChunk;
 import io.cdccompare.core.report.PartitionResult;
 import io.cdccompare.core.report.RowTotals;
+import io.cdccompare.core.report.RunSlice;
 import io.cdccompare.core.verdict.ChunkState;
 import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.HashRecord;
@@ -48,8 +50,13 @@ sealed interface ReportInput {
       PartitionResult partition)
       implements ReportInput {}
 
-  /** One chunk noted by the compare producer. */
-  record Capture(String task, String runId, String taskKind, String table, long chunk)
+  /**
+   * One chunk noted by the compare producer.
+   *
+   * @param noted the rows the chunk read and compared on the source, and the run's slice
+   */
+  record Capture(
+      String task, String runId, String taskKind, String table, long chunk, NotedChunk noted)
       implements ReportInput {}
 
   /**
@@ -105,14 +112,40 @@ sealed interface ReportInput {
     }
   }
 
-  /** The chunk noted by a hash record (any of its records names it; the caller picks one). */
+  /**
+   * The chunk noted by a hash record (any of its records names it; the caller picks one), with its
+   * source rows and slice. A record of a producer that did not count them reads as 0 rows of slice
+   * 0 of 1 (the fields' defaults).
+   *
+   * @throws IllegalArgumentException naming the record's identity if its rows or slice are
+   *     impossible
+   */
   static Capture of(HashRecord record) {
-    return new Capture(
-        record.getTask(),
-        record.getRunId(),
-        record.getTaskKind().name(),
-        record.getTable(),
-        record.getChunk());
+    try {
+      return new Capture(
+          record.getTask(),
+          record.getRunId(),
+          record.getTaskKind().name(),
+          record.getTable(),
+          record.getChunk(),
+          new NotedChunk(
+              record.getChunkRows(),
+              record.getComparedRows(),
+              new RunSlice(record.getSlice(), record.getSlices())));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "hash record task="
+              + record.getTask()
+              + " run="
+              + record.getRunId()
+              + " table="
+              + record.getTable()
+              + " chunk="
+              + record.getChunk()
+              + " cannot be noted: "
+              + e.getMessage(),
+          e);
+    }
   }
 
   @SafeVarargs

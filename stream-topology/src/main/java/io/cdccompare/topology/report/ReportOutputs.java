@@ -3,6 +3,7 @@ package io.cdccompare.topology.report;
 import io.cdccompare.core.report.ChunkAssembly;
 import io.cdccompare.core.report.ReportTotals;
 import io.cdccompare.core.report.RowTotals;
+import io.cdccompare.core.report.RunSlice;
 import io.cdccompare.core.report.TableRun;
 import io.cdccompare.core.verdict.ChunkState;
 import io.cdccompare.schemas.avro.Alert;
@@ -20,7 +21,8 @@ final class ReportOutputs {
   /**
    * A report entry: of one table when {@code table} is set, of the whole task when it is null.
    *
-   * @param run the run the totals describe (for a task: the newest of its tables)
+   * @param run the run the totals describe (for a task: the newest of its tables); gives the run
+   *     id, kind and slice ({@code slices} 0 while the slice is unknown)
    */
   static ReportEntry entry(
       String task, String target, String table, TableRun run, ReportTotals totals, Instant at) {
@@ -37,6 +39,11 @@ final class ReportOutputs {
         .setSchemaDriftChunks(totals.schemaDriftChunks())
         .setStatus(ReportStatus.valueOf(totals.status().name()))
         .setLastUpdate(at)
+        .setSourceRows(totals.source().read())
+        .setComparedSourceRows(totals.source().compared())
+        .setCoveredRows(totals.source().covered())
+        .setSlice(run.slice().map(RunSlice::slice).orElse(0))
+        .setSlices(run.slice().map(RunSlice::slices).orElse(0))
         .build();
   }
 

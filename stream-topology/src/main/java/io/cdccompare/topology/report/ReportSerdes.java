@@ -6,9 +6,12 @@ import static io.cdccompare.topology.report.StateSerde.writeString;
 import static io.cdccompare.topology.report.StateSerde.writeStrings;
 
 import io.cdccompare.core.report.ChunkAssembly;
+import io.cdccompare.core.report.NotedChunk;
 import io.cdccompare.core.report.PartitionResult;
 import io.cdccompare.core.report.ReportTotals;
 import io.cdccompare.core.report.RowTotals;
+import io.cdccompare.core.report.RunSlice;
+import io.cdccompare.core.report.SourceRows;
 import io.cdccompare.core.report.TableRun;
 import io.cdccompare.core.report.TargetRun;
 import io.cdccompare.core.verdict.ChunkState;
@@ -17,6 +20,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.kafka.common.serialization.Serde;
@@ -39,8 +43,23 @@ final class ReportSerdes {
           writeString(out, run.runId());
           writeString(out, run.taskKind());
           out.writeLong(run.captureChunks());
+          out.writeLong(run.sourceRows());
+          out.writeLong(run.comparedRows());
+          out.writeLong(run.earlierRows());
+          out.writeBoolean(run.slice().isPresent());
+          if (run.slice().isPresent()) {
+            writeSlice(out, run.slice().get());
+          }
         },
-        in -> new TableRun(readString(in), readString(in), in.readLong()));
+        in ->
+            new TableRun(
+                readString(in),
+                readString(in),
+                in.readLong(),
+                in.readLong(),
+                in.readLong(),
+                in.readLong(),
+                in.readBoolean() ? Optional.of(readSlice(in)) : Optional.empty()));
   }
 
   static Serde<TargetRun> targetRuns() {
@@ -99,6 +118,11 @@ final class ReportSerdes {
     writeString(out, input.taskKind());
     writeString(out, input.table());
     out.writeLong(input.chunk());
+    if (input instanceof ReportInput.Capture capture) {
+      out.writeLong(capture.noted().rows());
+      out.writeLong(capture.noted().comparedRows());
+      writeSlice(out, capture.noted().slice());
+    }
     if (input instanceof ReportInput.Result result) {
       writeString(out, result.target());
       writeString(out, result.topic());
@@ -124,7 +148,8 @@ final class ReportSerdes {
     String table = readString(in);
     long chunk = in.readLong();
     if (kind == CAPTURE) {
-      return new ReportInput.Capture(task, runId, taskKind, table, chunk);
+      NotedChunk noted = new NotedChunk(in.readLong(), in.readLong(), readSlice(in));
+      return new ReportInput.Capture(task, runId, taskKind, table, chunk, noted);
     }
     String target = readString(in);
     String topic = readString(in);
@@ -147,11 +172,30 @@ final class ReportSerdes {
     out.writeLong(totals.unverifiableChunks());
     out.writeLong(totals.schemaDriftChunks());
     writeRows(out, totals.rows());
+    out.writeLong(totals.source().read());
+    out.writeLong(totals.source().compared());
+    out.writeLong(totals.source().covered());
+    out.writeLong(totals.nothingComparedTables());
   }
 
   private static ReportTotals readTotals(DataInputStream in) throws IOException {
     return new ReportTotals(
-        in.readLong(), in.readLong(), in.readLong(), in.readLong(), readRows(in));
+        in.readLong(),
+        in.readLong(),
+        in.readLong(),
+        in.readLong(),
+        readRows(in),
+        new SourceRows(in.readLong(), in.readLong(), in.readLong()),
+        in.readLong());
+  }
+
+  private static void writeSlice(DataOutputStream out, RunSlice slice) throws IOException {
+    out.writeInt(slice.slice());
+    out.writeInt(slice.slices());
+  }
+
+  private static RunSlice readSlice(DataInputStream in) throws IOException {
+    return new RunSlice(in.readInt(), in.readInt());
   }
 
   private static void writeRows(DataOutputStream out, RowTotals rows) throws IOException {

@@ -18,9 +18,14 @@ import org.apache.kafka.common.serialization.Serializer;
  * no other application reads: a format version byte, then the fields in order. Strings are a length
  * and UTF-8 bytes, length -1 for null. A reader refuses a version it does not know, so a later
  * format change is noticed instead of misread. Thread-safe.
+ *
+ * <p>Versions: 1 the first; 2 adds the source rows — a table run's rows read, compared and carried
+ * from its coverage cycle and its slice, a noted chunk's rows and slice, the totals' source rows
+ * and tables that compared nothing. State of version 1 is refused: reset the report application
+ * (its stores and internal topics) before running this version.
  */
 final class StateSerde<T> implements Serde<T> {
-  static final byte VERSION = 1;
+  static final byte VERSION = 2;
 
   @FunctionalInterface
   interface Writer<T> {

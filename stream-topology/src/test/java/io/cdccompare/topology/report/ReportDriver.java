@@ -33,6 +33,7 @@ final class ReportDriver implements AutoCloseable {
   static final String TASK = "nightly";
   static final String RUN_1 = "20260304T050607Z-a1b2c3";
   static final String RUN_2 = "20260305T010203Z-d4e5f6";
+  static final String RUN_3 = "20260306T010203Z-a7b8c9";
   static final String ORDERS = "public.orders";
   static final String LINES = "public.order_lines";
   static final Instant T0 = Instant.parse("2026-03-04T06:00:00Z");
@@ -131,6 +132,28 @@ final class ReportDriver implements AutoCloseable {
     for (long chunk : chunks) {
       hashRecords(hashRecord(runId, table, chunk, 0, 0));
     }
+  }
+
+  /**
+   * Pipes the hash record of table partition 0, part 0 of {@code chunk}, which read {@code
+   * chunkRows} rows on the source and compared {@code comparedRows} of them, slice {@code slice} of
+   * {@code slices}.
+   */
+  void noted(
+      String runId,
+      String table,
+      long chunk,
+      long chunkRows,
+      long comparedRows,
+      int slice,
+      int slices) {
+    hashRecords(
+        HashRecord.newBuilder(hashRecord(runId, table, chunk, 0, 0))
+            .setChunkRows(chunkRows)
+            .setComparedRows(comparedRows)
+            .setSlice(slice)
+            .setSlices(slices)
+            .build());
   }
 
   void hashRecords(HashRecord... records) {
