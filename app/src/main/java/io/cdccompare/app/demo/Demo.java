@@ -255,7 +255,8 @@ public final class Demo implements AutoCloseable {
             + ", deleted orders "
             + injection.missed()
             + ", added customers "
-            + injection.extra());
+            + injection.extra()
+            + " (above every source id)");
     return injection;
   }
 

@@ -10,15 +10,16 @@ import java.util.List;
 /**
  * The three rows the demo makes differ on a target, behind the replication's back, and their keys
  * in the canonical encoding the report shows: a customer whose email changes (failed), an order
- * deleted (missed), and a customer the source does not have (extra: an odd id, inside the compared
- * key range). All three lie in the lower half of the customer ids, which the {@link LiveLoad} never
- * touches, so replication does not overwrite them.
+ * deleted (missed), and a customer the source does not have (extra: an id above every source id,
+ * which only a compare whose last chunk is open above finds). The changed and deleted rows lie in
+ * the lower half of the customer ids and the added one above them all, where the {@link LiveLoad}
+ * never writes, so replication does not overwrite them.
  */
 record Injection(String failed, String missed, String extra) {
   private static final long FAILED_CUSTOMER = 42;
   private static final long MISSED_CUSTOMER = 14;
   private static final int MISSED_ORDER = 2;
-  private static final long EXTRA_CUSTOMER = 4243;
+  private static final long EXTRA_CUSTOMER = 1_000_000_001;
 
   /** Makes the three differences in the {@code shop} tables of {@code target}. */
   static Injection into(Connection target) throws SQLException {
