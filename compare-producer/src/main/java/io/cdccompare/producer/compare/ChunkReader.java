@@ -87,7 +87,7 @@ final class ChunkReader {
   boolean anyRowAfter(String afterKey) throws SQLException {
     try (PreparedStatement s = connection.prepareStatement(queries.anyRow(afterKey != null))) {
       if (afterKey != null) {
-        binder.bind(s, 1, afterKey);
+        binder.bindBound(s, 1, afterKey);
       }
       try (ResultSet rs = s.executeQuery()) {
         return rs.next();
@@ -125,7 +125,7 @@ final class ChunkReader {
     boolean more = false;
     try (PreparedStatement s =
         connection.prepareStatement(queries.chunk(select, afterKey != null))) {
-      int next = afterKey == null ? 1 : binder.bind(s, 1, afterKey);
+      int next = afterKey == null ? 1 : binder.bindBound(s, 1, afterKey);
       s.setInt(next, chunk + 1);
       s.setFetchSize(fetchSize);
       try (ResultSet rs = s.executeQuery()) {
@@ -196,7 +196,7 @@ final class ChunkReader {
     boolean more = false;
     try (PreparedStatement s =
         connection.prepareStatement(queries.chunk(keyReader.selectList(), afterKey != null))) {
-      int next = afterKey == null ? 1 : binder.bind(s, 1, afterKey);
+      int next = afterKey == null ? 1 : binder.bindBound(s, 1, afterKey);
       s.setInt(next, chunk + 1);
       s.setFetchSize(fetchSize);
       try (ResultSet rs = s.executeQuery()) {
@@ -229,7 +229,7 @@ final class ChunkReader {
     select.addAll(hasher.selectList());
     ComparedRange range = ComparedRange.between(firstCompared, lastCompared);
     try (PreparedStatement s = connection.prepareStatement(queries.range(select, range))) {
-      binder.bind(s, binder.bind(s, 1, firstCompared), lastCompared);
+      binder.bindBound(s, binder.bindBound(s, 1, firstCompared), lastCompared);
       s.setFetchSize(fetchSize);
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {

@@ -119,6 +119,14 @@ public final class ChunkComparison {
     }
   }
 
+  /**
+   * Whether a target row with this key counts here: a chunk key, or a key of this partition. A
+   * reader may skip hashing the rows that do not (the other partitions' verifiers count them).
+   */
+  public boolean concerns(String key) {
+    return chunk.containsKey(key) || KeyPartitioner.partition(key, partitionCount) == partition;
+  }
+
   /** The chunk keys no target row was fed for yet, in no particular order. */
   public Set<String> unseenChunkKeys() {
     Set<String> unseen = new LinkedHashSet<>(chunk.keySet());

@@ -238,4 +238,19 @@ class ChunkComparisonTest {
     // Then the verdict is empty
     assertThat(comparison.verdict()).isEqualTo(ChunkVerdict.empty());
   }
+
+  @Test
+  void onlyChunkKeysAndKeysOfItsPartitionConcernAComparison() {
+    // Given a chunk of two keys of partition 1
+    List<String> mine = keysIn(PARTITION, 3);
+    String other = keysIn(0, 1).get(0);
+    ChunkComparison comparison =
+        new ChunkComparison(chunkOf(mine.subList(0, 2)), Set.of(), PARTITION, PARTITIONS);
+
+    // When target keys are offered / Then a chunk key and another key of partition 1 concern it,
+    // a key of partition 0 does not (its verifier counts it)
+    assertThat(comparison.concerns(mine.get(0))).isTrue();
+    assertThat(comparison.concerns(mine.get(2))).isTrue();
+    assertThat(comparison.concerns(other)).isFalse();
+  }
 }

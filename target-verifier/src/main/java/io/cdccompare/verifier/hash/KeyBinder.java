@@ -59,6 +59,21 @@ public final class KeyBinder {
     return placeholders;
   }
 
+  /**
+   * Binds the key as one bound of a range ({@code KeysetQueries}): its values in the dialect's
+   * order for a bound ({@link Dialect#boundColumns}), from parameter {@code firstIndex} on; returns
+   * the next index.
+   */
+  public int bindBound(PreparedStatement statement, int firstIndex, String encodedKey)
+      throws SQLException {
+    List<Object> values = codec.decode(encodedKey);
+    int[] columns = dialect.boundColumns(values.size());
+    for (int i = 0; i < columns.length; i++) {
+      dialect.bind(statement, firstIndex + i, values.get(columns[i]), keyTypes.get(columns[i]));
+    }
+    return firstIndex + columns.length;
+  }
+
   /** Binds the key's values from parameter {@code firstIndex} on; returns the next index. */
   public int bind(PreparedStatement statement, int firstIndex, String encodedKey)
       throws SQLException {

@@ -34,6 +34,37 @@ public interface Dialect {
   void bind(PreparedStatement statement, int index, Object value, ColumnType type)
       throws SQLException;
 
+  /**
+   * Whether a key bound ({@code key > bound}, {@code >=}, {@code <=}) is written as one row-value
+   * comparison, {@code (a, b) > (?, ?)}, which the database turns into an index range. A dialect
+   * whose optimizer does not (MariaDB uses no index for a row-value inequality, so every range read
+   * of a composite key scanned the whole table) gets the same order written as an OR of key
+   * prefixes, {@code a > ? OR a = ? AND b > ?}, which it does turn into index ranges ({@link
+   * KeysetQueries}).
+   */
+  default boolean rangesByRowValue() {
+    return true;
+  }
+
+  /**
+   * The key column each placeholder of one key bound compares, in placeholder order, for a key of
+   * {@code keyColumns} columns: every column once for a row value, else column 0, then columns 0
+   * and 1, … (the prefixes of the expanded form).
+   */
+  default int[] boundColumns(int keyColumns) {
+    if (rangesByRowValue()) {
+      return java.util.stream.IntStream.range(0, keyColumns).toArray();
+    }
+    int[] columns = new int[keyColumns * (keyColumns + 1) / 2];
+    int next = 0;
+    for (int prefix = 1; prefix <= keyColumns; prefix++) {
+      for (int column = 0; column < prefix; column++) {
+        columns[next++] = column;
+      }
+    }
+    return columns;
+  }
+
   default String qualified(TableRef table) {
     return table.schema() == null
         ? quote(table.table())

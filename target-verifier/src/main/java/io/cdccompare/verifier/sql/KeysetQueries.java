@@ -20,6 +20,8 @@ public final class KeysetQueries {
   private final String table;
   private final String keyList;
   private final String placeholderList;
+  private final List<String> keyColumns;
+  private final List<String> placeholders;
 
   /**
    * @param keyColumns this side's key column names, in key order
@@ -31,6 +33,8 @@ public final class KeysetQueries {
       throw new IllegalArgumentException("one placeholder per key column, at least one column");
     }
     this.dialect = dialect;
+    this.keyColumns = List.copyOf(keyColumns);
+    this.placeholders = List.copyOf(placeholders);
     this.table = dialect.qualified(table);
     this.keyList = keyColumns.stream().map(dialect::quote).collect(Collectors.joining(", "));
     this.placeholderList = String.join(", ", placeholders);
@@ -84,7 +88,33 @@ public final class KeysetQueries {
     return dialect;
   }
 
+  /**
+   * The key compared with one bound: a row value where the dialect ranges by it, else the same
+   * lexicographic order as an OR of key prefixes, each prefix's columns equal and its last column
+   * compared ({@code a > ? OR a = ? AND b > ?}; the last term of {@code >=} and {@code <=} keeps
+   * the equality). The placeholders' columns are {@link Dialect#boundColumns}.
+   */
   private String compare(String operator) {
-    return "(" + keyList + ") " + operator + " (" + placeholderList + ")";
+    if (dialect.rangesByRowValue() || keyColumns.size() == 1) {
+      return "(" + keyList + ") " + operator + " (" + placeholderList + ")";
+    }
+    String strict = operator.substring(0, 1);
+    List<String> terms = new ArrayList<>();
+    for (int prefix = 1; prefix <= keyColumns.size(); prefix++) {
+      StringBuilder term = new StringBuilder();
+      for (int column = 0; column < prefix - 1; column++) {
+        term.append(dialect.quote(keyColumns.get(column)))
+            .append(" = ")
+            .append(placeholders.get(column))
+            .append(" AND ");
+      }
+      term.append(dialect.quote(keyColumns.get(prefix - 1)))
+          .append(' ')
+          .append(prefix == keyColumns.size() ? operator : strict)
+          .append(' ')
+          .append(placeholders.get(prefix - 1));
+      terms.add(prefix == 1 ? term.toString() : "(" + term + ")");
+    }
+    return "(" + String.join(" OR ", terms) + ")";
   }
 }

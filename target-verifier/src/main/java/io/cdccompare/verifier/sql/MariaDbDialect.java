@@ -36,6 +36,12 @@ public final class MariaDbDialect implements Dialect {
   private static final long TIMESTAMP_MIN_SECONDS = 1;
   private static final long TIMESTAMP_MAX_SECONDS = Integer.MAX_VALUE;
 
+  /** MariaDB uses no index for a row-value inequality: key bounds are expanded. */
+  @Override
+  public boolean rangesByRowValue() {
+    return false;
+  }
+
   @Override
   public String name() {
     return "mariadb";

@@ -20,7 +20,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -43,8 +42,6 @@ import java.util.Set;
  * <p>Not thread-safe: one verifier per connection, used by one thread.
  */
 public final class ChunkVerifier {
-
-  private static final HexFormat HEX = HexFormat.of();
 
   private final Connection connection;
   private final Dialect dialect;
@@ -177,10 +174,10 @@ public final class ChunkVerifier {
         statement.setFetchSize(fetchSize);
         int next = 1;
         if (bounds.boundedBelow()) {
-          next = binder.bind(statement, next, bounds.lower());
+          next = binder.bindBound(statement, next, bounds.lower());
         }
         if (bounds.boundedAbove()) {
-          binder.bind(statement, next, bounds.upper());
+          binder.bindBound(statement, next, bounds.upper());
         }
         try (ResultSet rows = statement.executeQuery()) {
           feed(rows);
@@ -196,7 +193,7 @@ public final class ChunkVerifier {
             while (rows.next()) {
               // a collation that ignores case or accents may find a row with another key
               if (keys.encode(rows).equals(key)) {
-                comparison.acceptTarget(key, HEX.parseHex(hasher.hash(rows).hex()));
+                comparison.acceptTarget(key, hasher.digest(rows));
               }
             }
           }
@@ -204,9 +201,13 @@ public final class ChunkVerifier {
       }
     }
 
+    /** Hashes and counts the rows of this partition; the others' rows are only skipped. */
     private void feed(ResultSet rows) throws SQLException {
       while (rows.next()) {
-        comparison.acceptTarget(keys.encode(rows), HEX.parseHex(hasher.hash(rows).hex()));
+        String key = keys.encode(rows);
+        if (comparison.concerns(key)) {
+          comparison.acceptTarget(key, hasher.digest(rows));
+        }
       }
     }
   }

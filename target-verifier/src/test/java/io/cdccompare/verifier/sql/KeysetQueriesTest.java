@@ -52,12 +52,14 @@ class KeysetQueriesTest {
     String sql =
         mariadb.range(List.of("`id`", "UNIX_TIMESTAMP(`at`)"), ComparedRange.between("1", "2"));
 
-    // Then both bounds use the placeholders and the read is key-ordered
+    // Then both bounds use the placeholders, written as OR-ed key prefixes (MariaDB turns those,
+    // not a row-value inequality, into index ranges), and the read is key-ordered
     assertThat(sql)
         .isEqualTo(
             "SELECT `id`, UNIX_TIMESTAMP(`at`) FROM `shop`.`orders`"
-                + " WHERE (`id`, `at`) >= (?, FROM_UNIXTIME(?))"
-                + " AND (`id`, `at`) <= (?, FROM_UNIXTIME(?)) ORDER BY `id`, `at`");
+                + " WHERE (`id` > ? OR (`id` = ? AND `at` >= FROM_UNIXTIME(?)))"
+                + " AND (`id` < ? OR (`id` = ? AND `at` <= FROM_UNIXTIME(?))) ORDER BY `id`, `at`");
+    assertThat(new MariaDbDialect().boundColumns(2)).containsExactly(0, 0, 1);
   }
 
   @Test
@@ -88,6 +90,38 @@ class KeysetQueriesTest {
                 + " ORDER BY \"a\", \"b\"");
     assertThat(postgres.range(List.of("\"a\""), ComparedRange.EVERYTHING))
         .isEqualTo("SELECT \"a\" FROM \"shop\".\"orders\" ORDER BY \"a\", \"b\"");
+  }
+
+  @Test
+  void aThreeColumnKeyBoundIsExpandedIntoItsPrefixesOnMariaDb() {
+    // Given a three-column key on MariaDB
+    KeysetQueries mariadb =
+        new KeysetQueries(
+            new MariaDbDialect(),
+            new TableRef("s", "t"),
+            List.of("a", "b", "c"),
+            List.of("?", "?", "?"));
+
+    // When the range after a key is built
+    String sql = mariadb.range(List.of("`a`"), ComparedRange.after("1,2,3", null));
+
+    // Then each prefix is one term, and the placeholders bind columns 0, 0 1, 0 1 2
+    assertThat(sql)
+        .isEqualTo(
+            "SELECT `a` FROM `s`.`t` WHERE (`a` > ? OR (`a` = ? AND `b` > ?)"
+                + " OR (`a` = ? AND `b` = ? AND `c` > ?)) ORDER BY `a`, `b`, `c`");
+    assertThat(new MariaDbDialect().boundColumns(3)).containsExactly(0, 0, 1, 0, 1, 2);
+    assertThat(new PostgresDialect().boundColumns(3)).containsExactly(0, 1, 2);
+  }
+
+  @Test
+  void aSingleColumnKeyStaysOneComparisonOnMariaDb() {
+    KeysetQueries mariadb =
+        new KeysetQueries(
+            new MariaDbDialect(), new TableRef("s", "t"), List.of("id"), List.of("?"));
+    assertThat(mariadb.range(List.of("`id`"), ComparedRange.after("1", "9")))
+        .isEqualTo("SELECT `id` FROM `s`.`t` WHERE (`id`) > (?) AND (`id`) <= (?) ORDER BY `id`");
+    assertThat(new MariaDbDialect().boundColumns(1)).containsExactly(0);
   }
 
   @Test
