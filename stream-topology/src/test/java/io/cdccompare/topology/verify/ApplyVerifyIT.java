@@ -61,11 +61,7 @@ class ApplyVerifyIT {
         VerifierApp pgApp = VerifierApp.start(pgSettings, postgres.audit(pgSettings, topic));
         VerifierApp mariaApp =
             VerifierApp.start(mariaSettings, mariadb.audit(mariaSettings, topic));
-        ResultsReader results =
-            new ResultsReader(
-                env.kafka().bootstrapServers(),
-                env.registry().confluentApiUrl(),
-                pgSettings.resultsTopic())) {
+        ResultsReader results = ResultsReader.of(env, pgSettings)) {
       // When rows are inserted, updated and deleted on the source, in several transactions
       for (int from = 1; from <= INSERTED; from += 1_000) {
         source.sql(

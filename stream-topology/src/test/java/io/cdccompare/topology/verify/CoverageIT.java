@@ -60,20 +60,9 @@ class CoverageIT {
     TargetDb postgres = TargetDb.postgres(env, source.prefix);
     TargetDb mariadb = TargetDb.mariadb(env, source.prefix);
     String topic = TableTopics.topicName(source.prefix, TargetDb.ORDERS);
-    VerifierSettings pgSettings =
-        postgres.settings(env, source.prefix, 500, Duration.ofMillis(200));
-    VerifierSettings mariaSettings =
-        mariadb.settings(env, source.prefix, 500, Duration.ofMillis(200));
 
     try (SourceFixture.Running capture = source.startCapture("public.orders");
-        VerifierApp pgApp = VerifierApp.start(pgSettings, postgres.audit(pgSettings, topic));
-        VerifierApp mariaApp =
-            VerifierApp.start(mariaSettings, mariadb.audit(mariaSettings, topic));
-        ResultsReader results =
-            new ResultsReader(
-                env.kafka().bootstrapServers(),
-                env.registry().confluentApiUrl(),
-                pgSettings.resultsTopic())) {
+        Verifiers verifiers = Verifiers.start(env, source, topic, postgres, mariadb)) {
       source.sql(
           "INSERT INTO orders (region, code, qty, note) SELECT g % 5,"
               + " 'c' || lpad(g::text, 5, '0'), g, 'note ' || g FROM generate_series(1, "
@@ -123,8 +112,7 @@ class CoverageIT {
       // And each target reports exactly the rows written on it, as extra, and nothing else
       long chunks = run.tables().get(0).chunks();
       assertThat(chunks).isGreaterThanOrEqualTo(ROWS / CHUNK);
-      Map<String, RunOutcome> found =
-          RunOutcome.collect(results, run.tables().get(0).runId(), chunks, pgApp, mariaApp);
+      Map<String, RunOutcome> found = verifiers.collect(run.tables().get(0).runId(), chunks);
       List<String> expectedExtra = extras.stream().map(k -> ORDER_KEYS.encode(List.of(k))).toList();
       for (String target : List.of("pg", "maria")) {
         RunOutcome outcome = found.get(target);
@@ -160,19 +148,8 @@ class CoverageIT {
     String topic =
         TableTopics.topicName(
             source.prefix, new io.cdccompare.core.table.TableName("public", "emptied"));
-    VerifierSettings pgSettings =
-        postgres.settings(env, source.prefix, 500, Duration.ofMillis(200));
-    VerifierSettings mariaSettings =
-        mariadb.settings(env, source.prefix, 500, Duration.ofMillis(200));
     try (SourceFixture.Running capture = source.startCapture("public.vacant, public.emptied");
-        VerifierApp pgApp = VerifierApp.start(pgSettings, postgres.audit(pgSettings, topic));
-        VerifierApp mariaApp =
-            VerifierApp.start(mariaSettings, mariadb.audit(mariaSettings, topic));
-        ResultsReader results =
-            new ResultsReader(
-                env.kafka().bootstrapServers(),
-                env.registry().confluentApiUrl(),
-                pgSettings.resultsTopic())) {
+        Verifiers verifiers = Verifiers.start(env, source, topic, postgres, mariadb)) {
       source.sql("INSERT INTO emptied SELECT g, 'v' || g FROM generate_series(1, 50) g");
       await("copy through the stream")
           .atMost(Duration.ofSeconds(120))
@@ -189,8 +166,8 @@ class CoverageIT {
       }
 
       // When both tables are compared at deep=100
-      Map<String, RunOutcome> vacant = compareOne(source, results, "vacant", pgApp, mariaApp);
-      Map<String, RunOutcome> full = compareOne(source, results, "emptied", pgApp, mariaApp);
+      Map<String, RunOutcome> vacant = compareOne(source, verifiers, "vacant");
+      Map<String, RunOutcome> full = compareOne(source, verifiers, "emptied");
 
       // Then the empty table's target rows are all extra, the full table matched every row
       for (String target : List.of("pg", "maria")) {
@@ -218,7 +195,7 @@ class CoverageIT {
               new Object[] {id});
         }
       }
-      Map<String, RunOutcome> emptied = compareOne(source, results, "emptied", pgApp, mariaApp);
+      Map<String, RunOutcome> emptied = compareOne(source, verifiers, "emptied");
 
       // Then those two rows are extra on both targets
       for (String target : List.of("pg", "maria")) {
@@ -231,13 +208,53 @@ class CoverageIT {
 
   /** Runs a deep=100 task over {@code public.<table>} and waits for both targets' results. */
   private static Map<String, RunOutcome> compareOne(
-      SourceFixture source, ResultsReader results, String table, VerifierApp... apps)
-      throws Exception {
+      SourceFixture source, Verifiers verifiers, String table) throws Exception {
     Map<String, String> task = source.task(table, "public." + table);
     task.put("deep", "100");
     CompareRun.Summary run = new CompareRun(CompareConfig.of(task), false).run();
     assertThat(run.tables().get(0).chunks()).isEqualTo(1);
-    return RunOutcome.collect(results, run.tables().get(0).runId(), 1, apps);
+    return verifiers.collect(run.tables().get(0).runId(), 1);
+  }
+
+  /**
+   * The verifiers of both targets, applying in batches of 500 or every 200 ms, and their results.
+   */
+  private record Verifiers(VerifierApp pg, VerifierApp maria, ResultsReader results)
+      implements AutoCloseable {
+    static Verifiers start(
+        EmbeddedEnvironment env,
+        SourceFixture source,
+        String auditedTopic,
+        TargetDb postgres,
+        TargetDb mariadb)
+        throws Exception {
+      VerifierSettings pgSettings =
+          postgres.settings(env, source.prefix, 500, Duration.ofMillis(200));
+      VerifierSettings mariaSettings =
+          mariadb.settings(env, source.prefix, 500, Duration.ofMillis(200));
+      VerifierApp pg = VerifierApp.start(pgSettings, postgres.audit(pgSettings, auditedTopic));
+      try {
+        VerifierApp maria =
+            VerifierApp.start(mariaSettings, mariadb.audit(mariaSettings, auditedTopic));
+        return new Verifiers(pg, maria, ResultsReader.of(env, pgSettings));
+      } catch (Exception | Error e) {
+        pg.close();
+        throw e;
+      }
+    }
+
+    Map<String, RunOutcome> collect(String runId, long chunks) {
+      return RunOutcome.collect(results, runId, chunks, pg, maria);
+    }
+
+    @Override
+    public void close() throws Exception {
+      try (VerifierApp first = pg;
+          VerifierApp second = maria;
+          ResultsReader reader = results) {
+        // closed in reverse order
+      }
+    }
   }
 
   private static List<String> ids(int... ids) {

@@ -42,6 +42,13 @@ final class ResultsReader implements AutoCloseable {
     consumer.subscribe(List.of(topic));
   }
 
+  /** A reader of the results topic of these settings, on the embedded broker and registry. */
+  static ResultsReader of(
+      io.cdccompare.embedded.EmbeddedEnvironment env, VerifierSettings settings) {
+    return new ResultsReader(
+        env.kafka().bootstrapServers(), env.registry().confluentApiUrl(), settings.resultsTopic());
+  }
+
   /** Polls once and returns every result of the run read so far. */
   List<ConsumerRecord<String, ChunkResult>> ofRun(String runId) {
     consumer.poll(Duration.ofMillis(200)).forEach(records::add);
