@@ -24,17 +24,25 @@ public final class EndToEndThroughput {
   private EndToEndThroughput() {}
 
   public static void main(String[] args) throws Exception {
-    // the app's jar brings a logback.xml too: name this module's, or logback prints its status
-    if (System.getProperty(LOGBACK) == null) {
-      System.setProperty(LOGBACK, "logback.xml");
+    // the app's jar brings a logback.xml too: name this module's by its URL, or logback prints
+    // its status (a resource name would be looked up, and found twice, again)
+    java.net.URL logback = EndToEndThroughput.class.getResource("/logback.xml");
+    if (System.getProperty(LOGBACK) == null && logback != null) {
+      System.setProperty(LOGBACK, logback.toString());
     }
     E2eOptions options = E2eOptions.parse(args);
     EndToEndBenchmark benchmark = new EndToEndBenchmark(options);
-    Thread hook = new Thread(benchmark::close, "e2e-stop");
+    Thread hook = new Thread(benchmark::stop, "e2e-stop");
     Runtime.getRuntime().addShutdownHook(hook);
     List<TableRun> runs;
     try {
       runs = benchmark.run();
+    } catch (Exception e) {
+      if (benchmark.stopped()) {
+        System.err.println("stopped before the end: no figures");
+        return;
+      }
+      throw e;
     } finally {
       benchmark.close();
       try {

@@ -52,6 +52,28 @@ public enum BenchTable {
           + rows
           + ") g";
     }
+  },
+
+  /**
+   * The unmeasured warm-up: {@link #NARROW}'s shape under another name, copied and compared once
+   * before the measured tables so that neither pays the JIT, connection and metadata costs of the
+   * first chunks alone.
+   */
+  WARMUP("warmup") {
+    @Override
+    String postgresColumns() {
+      return NARROW.postgresColumns();
+    }
+
+    @Override
+    String mariadbColumns() {
+      return NARROW.mariadbColumns();
+    }
+
+    @Override
+    String loadSelect(long rows) {
+      return NARROW.loadSelect(rows);
+    }
   };
 
   private final String baseName;

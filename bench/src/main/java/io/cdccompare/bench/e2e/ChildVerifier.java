@@ -55,7 +55,10 @@ public final class ChildVerifier implements AutoCloseable {
     command.add("-Xmx" + HEAP);
     command.add("-XX:+UseG1GC");
     command.add("-XX:+ExitOnOutOfMemoryError");
-    command.add("-Dlogback.configurationFile=logback.xml"); // the bench module's, not the app's
+    String logback = System.getProperty("logback.configurationFile");
+    if (logback != null) {
+      command.add("-Dlogback.configurationFile=" + logback); // the bench module's, not the app's
+    }
     command.add("-cp");
     command.add(absoluteClassPath());
     command.add(ParentWatchdog.class.getName());
@@ -154,11 +157,16 @@ public final class ChildVerifier implements AutoCloseable {
   /** SIGTERM (the verifier closes its applications), then SIGKILL after a grace period. */
   @Override
   public void close() throws InterruptedException {
+    close(CLOSE_GRACE);
+  }
+
+  /** As {@link #close()}, with this grace period. */
+  public void close(Duration grace) throws InterruptedException {
     if (!process.isAlive()) {
       return;
     }
     process.destroy();
-    if (!process.waitFor(CLOSE_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+    if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
       process.destroyForcibly();
       process.waitFor(5, TimeUnit.SECONDS);
     }

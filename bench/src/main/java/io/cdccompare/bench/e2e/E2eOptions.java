@@ -7,21 +7,31 @@ import java.util.List;
 
 /**
  * The arguments of {@code EndToEndThroughput}: {@code [rows] [--targets=pg,maria]
- * [--table=narrow|pair|both] [--chunk=N] [--external=FILE]}.
+ * [--table=narrow|pair|both] [--chunk=N] [--warmup=N] [--external=FILE]}.
  *
  * @param rows rows loaded into each table (default 1 000 000)
  * @param targets the targets; empty for the default (embedded: {@code pg,maria}; external: every
  *     target of the file)
  * @param tables the tables, measured one after the other (default both)
  * @param chunk the compare's chunk size, null for the task default (10 000)
+ * @param warmupRows rows of the unmeasured warm-up table copied and compared first (default 20 000;
+ *     0: none)
  * @param external a file naming external servers, null for the embedded environment
  */
 public record E2eOptions(
-    long rows, List<String> targets, List<BenchTable> tables, Integer chunk, Path external) {
+    long rows,
+    List<String> targets,
+    List<BenchTable> tables,
+    Integer chunk,
+    long warmupRows,
+    Path external) {
 
   public E2eOptions {
     if (rows < 1) {
       throw new IllegalArgumentException("rows must be at least 1, was " + rows);
+    }
+    if (warmupRows < 0) {
+      throw new IllegalArgumentException("--warmup must not be negative, was " + warmupRows);
     }
     if (chunk != null && chunk < 1) {
       throw new IllegalArgumentException("--chunk must be at least 1, was " + chunk);
@@ -36,6 +46,7 @@ public record E2eOptions(
     List<String> targets = new ArrayList<>();
     List<BenchTable> tables = List.of(BenchTable.NARROW, BenchTable.PAIR);
     Integer chunk = null;
+    long warmupRows = 20_000;
     Path external = null;
     for (String arg : args) {
       if (arg.startsWith("--targets=")) {
@@ -48,11 +59,15 @@ public record E2eOptions(
         tables = tables(value(arg));
       } else if (arg.startsWith("--chunk=")) {
         chunk = Integer.parseInt(value(arg).replace("_", ""));
+      } else if (arg.startsWith("--warmup=")) {
+        warmupRows = Long.parseLong(value(arg).replace("_", ""));
       } else if (arg.startsWith("--external=")) {
         external = Path.of(value(arg));
       } else if (arg.startsWith("--")) {
         throw new IllegalArgumentException(
-            "unknown option " + arg + " (rows, --targets=, --table=, --chunk=, --external=)");
+            "unknown option "
+                + arg
+                + " (rows, --targets=, --table=, --chunk=, --warmup=, --external=)");
       } else {
         rows = Long.parseLong(arg.replace("_", ""));
       }
@@ -60,7 +75,7 @@ public record E2eOptions(
     if (external == null && targets.isEmpty()) {
       targets = Servers.EMBEDDED_TARGETS;
     }
-    return new E2eOptions(rows, targets, tables, chunk, external);
+    return new E2eOptions(rows, targets, tables, chunk, warmupRows, external);
   }
 
   private static List<BenchTable> tables(String value) {

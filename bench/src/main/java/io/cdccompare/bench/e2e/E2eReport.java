@@ -18,13 +18,19 @@ public final class E2eReport {
         Locale.ROOT,
         "%nEndToEndThroughput: %,d rows per table, full compare at deep=100, chunk %s, %s;"
             + " copy = bulk INSERT … SELECT generate_series in one transaction, streamed"
-            + " (snapshot=never) and applied; %s%n%n",
+            + " (snapshot=never) and applied; %s; %s%n%n",
         options.rows(),
         options.chunk() == null
             ? "10,000 (default)"
             : String.format(Locale.ROOT, "%,d", options.chunk()),
         runs.isEmpty() ? "" : runs.get(0).partitions() + " partitions per table topic",
-        external ? "external servers" : "embedded environment");
+        external ? "external servers" : "embedded environment",
+        options.warmupRows() > 0
+            ? String.format(
+                Locale.ROOT,
+                "after an unmeasured warm-up (copy and compare of %,d rows)",
+                options.warmupRows())
+            : "no warm-up");
     throughput(runs, out);
     stages(runs, out);
     cpu(runs, out);
@@ -79,24 +85,29 @@ public final class E2eReport {
     out.println(
         "Lag by stage (ms): capture = note's notedAt → CLOSE marker sent by the capture; verify ="
             + " marker → verifiedAt (queueing behind the partition's earlier records included);"
-            + " publish = verifiedAt → arrival here");
+            + " publish = verifiedAt → arrival here. Chunk interval: first → last verifiedAt per"
+            + " chunk (the verifier's own time per chunk once it falls behind the producer), beside"
+            + " the producer's time per chunk (CompareRun.run() / chunks)");
     out.println();
     out.println(
-        "| table | target | results | capture p50 ms | verify p50 ms | verify p99 ms | publish p50 ms |");
-    out.println("|---|---|---|---|---|---|---|");
+        "| table | target | results | capture p50 ms | verify p50 ms | verify p99 ms | publish p50 ms"
+            + " | verdict interval ms/chunk | producer ms/chunk |");
+    out.println("|---|---|---|---|---|---|---|---|---|");
     for (TableRun r : runs) {
       for (TableRun.TargetFigures t : r.targets()) {
         VerdictLags l = t.lags();
         out.printf(
             Locale.ROOT,
-            "| %s | %s | %d | %.0f | %.0f | %.0f | %.0f |%n",
+            "| %s | %s | %d | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f |%n",
             r.table().option(),
             t.target(),
             l.results(),
             l.captureP50(),
             l.verifyP50(),
             l.verifyP99(),
-            l.publishP50());
+            l.publishP50(),
+            l.chunkIntervalMs(),
+            r.producerSeconds() * 1000 / r.chunks());
       }
     }
   }

@@ -53,7 +53,11 @@ public final class EndToEndBenchmark implements AutoCloseable {
             : Servers.external(options.external(), options.targets());
     requireOpen();
     say("targets: " + servers.targets() + "; topic prefix " + servers.topicPrefix());
-    pipeline = new Pipeline(servers, options.tables());
+    List<BenchTable> tables = new ArrayList<>(options.tables());
+    if (options.warmupRows() > 0) {
+      tables.add(0, BenchTable.WARMUP);
+    }
+    pipeline = new Pipeline(servers, tables);
     pipeline.createTables();
     sourceClockAhead = sourceClockAhead(servers.source());
     say("source clock ahead of this machine's by " + sourceClockAhead.toNanos() / 1e6 + " ms");
@@ -61,16 +65,19 @@ public final class EndToEndBenchmark implements AutoCloseable {
     say("capture streaming (snapshot=never); starting one verifier JVM per target");
     pipeline.startVerifiers();
     say("verifiers running");
+    if (options.warmupRows() > 0) {
+      say("warm-up (not reported): copy and compare of " + options.warmupRows() + " rows");
+      measure(BenchTable.WARMUP, options.warmupRows());
+    }
     List<TableRun> runs = new ArrayList<>();
     for (BenchTable table : options.tables()) {
       requireOpen();
-      runs.add(measure(table));
+      runs.add(measure(table, options.rows()));
     }
     return runs;
   }
 
-  private TableRun measure(BenchTable table) throws Exception {
-    long rows = options.rows();
+  private TableRun measure(BenchTable table, long rows) throws Exception {
     String name = pipeline.sourceName(table);
     say(String.format(Locale.ROOT, "%s: loading %,d rows on the source", name, rows));
     CopyWatch.Copy copy;
@@ -165,7 +172,7 @@ public final class EndToEndBenchmark implements AutoCloseable {
       throws Exception {
     long expected = done.chunks() * partitions;
     long deadline =
-        System.nanoTime() + Duration.ofMinutes(10).plusSeconds(options.rows() / 1_000).toNanos();
+        System.nanoTime() + Duration.ofMinutes(10).plusSeconds(done.rows() / 1_000).toNanos();
     long nextProgress = System.currentTimeMillis() + 5_000;
     while (true) {
       boolean all = true;
@@ -340,7 +347,24 @@ public final class EndToEndBenchmark implements AutoCloseable {
 
   /** Stops a running compare, the verifiers, the capture and the servers. Idempotent. */
   @Override
-  public synchronized void close() {
+  public void close() {
+    close(Duration.ofSeconds(25));
+  }
+
+  /**
+   * Stops everything from a shutdown hook (Ctrl-C, SIGTERM): the embedded environment's own hook
+   * stops the broker at the same time, so the verifiers get a short grace.
+   */
+  public void stop() {
+    close(Duration.ofSeconds(5));
+  }
+
+  /** Whether {@link #close()} or {@link #stop()} was called. */
+  public boolean stopped() {
+    return closed;
+  }
+
+  private synchronized void close(Duration verifierGrace) {
     if (closed) {
       return;
     }
@@ -351,7 +375,7 @@ public final class EndToEndBenchmark implements AutoCloseable {
     }
     Pipeline p = pipeline;
     if (p != null) {
-      p.close();
+      p.close(verifierGrace);
     }
     Servers s = servers;
     if (s != null) {

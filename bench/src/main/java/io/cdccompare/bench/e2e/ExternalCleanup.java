@@ -11,10 +11,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.ConsumerGroupListing;
+import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.clients.admin.ListGroupsOptions;
+import org.apache.kafka.common.errors.GroupNotEmptyException;
 
 /**
  * Removes what a run on external servers created, and nothing else: the benchmark's tables on the
@@ -28,6 +31,7 @@ import org.apache.kafka.clients.admin.ConsumerGroupListing;
 final class ExternalCleanup {
   private static final String[] BOOKKEEPING = {"cdc_compare_checkpoints", "cdc_compare_verdicts"};
   private static final long SLOT_RELEASE_MS = 15_000;
+  private static final long GROUP_RELEASE_MS = 90_000;
 
   private final Servers servers;
   private final Pipeline pipeline;
@@ -148,21 +152,16 @@ final class ExternalCleanup {
     }
   }
 
-  /** Topics and groups named {@code <prefix>.…} or {@code <prefix>-…} (Streams' own included). */
+  /**
+   * Topics and groups named {@code <prefix>.…} or {@code <prefix>-…} (Streams' own included). The
+   * verifiers' Streams members do not leave their groups when they close: a group can be deleted
+   * only once their session timed out (45 s by default), so that is retried for a while.
+   */
   private void cleanKafka() {
     String prefix = servers.topicPrefix();
     try (Admin admin =
         Admin.create(
             Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers.bootstrapServers()))) {
-      List<String> groups = new ArrayList<>();
-      for (ConsumerGroupListing g : admin.listConsumerGroups().all().get(30, TimeUnit.SECONDS)) {
-        if (g.groupId().startsWith(prefix + "-")) {
-          groups.add(g.groupId());
-        }
-      }
-      if (!groups.isEmpty()) {
-        admin.deleteConsumerGroups(groups).all().get(30, TimeUnit.SECONDS);
-      }
       List<String> topics =
           admin.listTopics().names().get(30, TimeUnit.SECONDS).stream()
               .filter(t -> t.startsWith(prefix + ".") || t.startsWith(prefix + "-"))
@@ -170,10 +169,37 @@ final class ExternalCleanup {
       if (!topics.isEmpty()) {
         admin.deleteTopics(topics).all().get(60, TimeUnit.SECONDS);
       }
-      System.err.println("deleted " + topics.size() + " topics and " + groups.size() + " groups");
+      System.err.println("deleted " + topics.size() + " topics; deleting the consumer groups");
+      long deadline = System.currentTimeMillis() + GROUP_RELEASE_MS;
+      List<String> left = groups(admin, prefix);
+      while (!left.isEmpty()) {
+        try {
+          admin.deleteConsumerGroups(left).all().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+          if (!(e.getCause() instanceof GroupNotEmptyException)
+              || System.currentTimeMillis() > deadline) {
+            throw e;
+          }
+          TimeUnit.SECONDS.sleep(2);
+        }
+        left = groups(admin, prefix);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     } catch (Exception e) {
       System.err.println("Kafka cleanup failed: " + e);
     }
+  }
+
+  private static List<String> groups(Admin admin, String prefix) throws Exception {
+    List<String> groups = new ArrayList<>();
+    for (GroupListing g :
+        admin.listGroups(ListGroupsOptions.forConsumerGroups()).all().get(30, TimeUnit.SECONDS)) {
+      if (g.groupId().startsWith(prefix + "-")) {
+        groups.add(g.groupId());
+      }
+    }
+    return groups;
   }
 
   private static void step(Connection c, String sql) {

@@ -260,13 +260,21 @@ public final class Pipeline implements AutoCloseable {
   /** Stops the verifiers and the capture; on external servers removes what the run created. */
   @Override
   public void close() {
+    close(Duration.ofSeconds(25));
+  }
+
+  /**
+   * As {@link #close()}, giving each verifier {@code grace} to close its applications (short when
+   * the broker may be stopping at the same time, on Ctrl-C).
+   */
+  public void close(Duration grace) {
     List<Thread> stoppers = new ArrayList<>();
     for (ChildVerifier verifier : verifiers) {
       Thread t =
           new Thread(
               () -> {
                 try {
-                  verifier.close();
+                  verifier.close(grace);
                 } catch (InterruptedException e) {
                   Thread.currentThread().interrupt();
                 }

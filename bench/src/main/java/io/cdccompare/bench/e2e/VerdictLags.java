@@ -30,7 +30,8 @@ public record VerdictLags(
     double captureP50,
     double verifyP50,
     double verifyP99,
-    double publishP50) {
+    double publishP50,
+    double chunkIntervalMs) {
 
   /**
    * @param notedAt the CLOSE note's {@code notedAt} of a chunk of the run
@@ -82,7 +83,18 @@ public record VerdictLags(
         percentile(capture, 50),
         percentile(verify, 50),
         percentile(verify, 99),
-        percentile(publish, 50));
+        percentile(publish, 50),
+        chunkInterval(verdicts));
+  }
+
+  private static double chunkInterval(List<VerdictWatch.Verdict> verdicts) {
+    long chunks = verdicts.stream().mapToLong(VerdictWatch.Verdict::chunk).distinct().count();
+    if (chunks < 2) {
+      return Double.NaN;
+    }
+    long first = verdicts.stream().mapToLong(v -> micros(v.verifiedAt())).min().orElseThrow();
+    long last = verdicts.stream().mapToLong(v -> micros(v.verifiedAt())).max().orElseThrow();
+    return (last - first) / 1000.0 / (chunks - 1);
   }
 
   private static long micros(Instant t) {
