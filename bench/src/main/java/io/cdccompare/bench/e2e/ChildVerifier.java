@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -36,6 +38,8 @@ public final class ChildVerifier implements AutoCloseable {
   private final Writer commands;
   private final CountDownLatch running = new CountDownLatch(1);
   private final BlockingQueue<HeapWatch.Heap> heaps = new LinkedBlockingQueue<>();
+  private final BlockingQueue<Map<String, Long>> threads = new LinkedBlockingQueue<>();
+  private Map<String, Long> threadLines = new TreeMap<>();
   private volatile String failure;
 
   private ChildVerifier(String target, Process process, Path log) {
@@ -81,6 +85,12 @@ public final class ChildVerifier implements AutoCloseable {
           running.countDown();
         } else if (line.startsWith("HEAP ")) {
           heaps.add(HeapWatch.Heap.parse(line));
+        } else if (line.startsWith("THREAD ")) {
+          String[] parts = line.split(" ", 3);
+          threadLines.put(parts[2], Long.parseLong(parts[1]));
+        } else if (line.equals("THREADS END")) {
+          threads.add(threadLines);
+          threadLines = new TreeMap<>();
         } else if (line.startsWith("FAILED ")) {
           failure = line.substring("FAILED ".length());
         } else {
@@ -147,6 +157,17 @@ public final class ChildVerifier implements AutoCloseable {
       throw new IllegalStateException("verifier " + target + " did not report its heap");
     }
     return heap;
+  }
+
+  /** CPU nanoseconds of the child's live threads so far, by group ({@link ThreadCpu}). */
+  public Map<String, Long> threadCpu() throws IOException, InterruptedException {
+    threads.clear();
+    send("threads");
+    Map<String, Long> snapshot = threads.poll(ANSWER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    if (snapshot == null) {
+      throw new IllegalStateException("verifier " + target + " did not report its threads");
+    }
+    return snapshot;
   }
 
   private synchronized void send(String command) throws IOException {

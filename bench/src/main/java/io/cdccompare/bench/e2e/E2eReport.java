@@ -10,6 +10,8 @@ import java.util.Set;
 
 /** Prints the figures of an end-to-end run as Markdown tables, every figure with its unit. */
 public final class E2eReport {
+  private static final int TOP_THREADS = 4;
+
   private E2eReport() {}
 
   public static void print(
@@ -34,6 +36,7 @@ public final class E2eReport {
     throughput(runs, out);
     stages(runs, out);
     cpu(runs, out);
+    threads(runs, out);
     heap(runs, out);
     out.println();
     out.println(
@@ -157,10 +160,59 @@ public final class E2eReport {
     out.println(line);
   }
 
+  /**
+   * The thread groups that used the most CPU in each JVM over each window, and what the JVM used
+   * outside its Java threads (JIT compiler, collector, VM threads, threads that ended inside the
+   * window).
+   */
+  private static void threads(List<TableRun> runs, PrintStream out) {
+    out.println();
+    out.println(
+        "Where each JVM's CPU went: its "
+            + TOP_THREADS
+            + " busiest Java thread groups per window, and the rest of the process's CPU (JIT"
+            + " compiler, GC and VM threads, threads that ended inside the window), µs per row");
+    out.println();
+    out.println("| table | window | JVM | thread group | µs/row |");
+    out.println("|---|---|---|---|---|");
+    for (TableRun r : runs) {
+      threadLines(r, "copy", r.copy(), out);
+      threadLines(r, "compare", r.compare(), out);
+    }
+  }
+
+  private static void threadLines(TableRun r, String window, TableRun.Window w, PrintStream out) {
+    w.threadSeconds()
+        .forEach(
+            (jvm, groups) -> {
+              groups.entrySet().stream()
+                  .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                  .limit(TOP_THREADS)
+                  .forEach(g -> threadLine(r, window, jvm, g.getKey(), g.getValue(), out));
+              Double process = w.cpuSeconds().get(jvm);
+              if (process != null) {
+                double java = groups.values().stream().mapToDouble(Double::doubleValue).sum();
+                threadLine(r, window, jvm, "(not Java threads)", process - java, out);
+              }
+            });
+  }
+
+  private static void threadLine(
+      TableRun r, String window, String jvm, String group, double seconds, PrintStream out) {
+    out.printf(
+        Locale.ROOT,
+        "| %s | %s | %s | %s | %.2f |%n",
+        r.table().option(),
+        window,
+        jvm,
+        group,
+        seconds * 1e6 / r.rows());
+  }
+
   private static void heap(List<TableRun> runs, PrintStream out) {
     out.println();
     out.println(
-        "Heap of each JVM this benchmark runs, per window: largest used heap sampled every 20 ms /"
+        "Heap of each JVM this benchmark runs, per window: largest used heap sampled every 50 ms /"
             + " largest used heap right after a collection (MiB), and -Xmx");
     out.println();
     Set<String> jvms = new LinkedHashSet<>();

@@ -90,13 +90,16 @@ public final class EndToEndBenchmark implements AutoCloseable {
       c.setAutoCommit(false);
       TargetKind.execute(c, table.load(pipeline.sourceSql(table), rows));
       resetHeaps();
+      Map<String, Map<String, Long>> threadsBefore = threadCpu();
       ProcessCpuMeter meter = ProcessCpuMeter.start(processes());
       c.commit();
       committedAt = Instant.now();
       say("  committed; waiting until every target holds the rows");
       copy = watch.await(rows, Duration.ofMinutes(5).plusSeconds(rows / 1_000));
       Instant last = copy.appliedAt().values().stream().max(Instant::compareTo).orElseThrow();
-      copyWindow = new TableRun.Window(seconds(committedAt, last), meter.stop(), heaps());
+      copyWindow =
+          new TableRun.Window(
+              seconds(committedAt, last), meter.stop(), heaps(), threadSeconds(threadsBefore));
     }
     requireCounts(table, rows);
     settle(table);
@@ -115,6 +118,7 @@ public final class EndToEndBenchmark implements AutoCloseable {
             pipeline.resultsTopic(),
             pipeline.topicOf(table))) {
       resetHeaps();
+      Map<String, Map<String, Long>> threadsBefore = threadCpu();
       ProcessCpuMeter meter = ProcessCpuMeter.start(processes());
       compare = new CompareRun(CompareConfig.of(task), true);
       startMs = System.currentTimeMillis();
@@ -134,7 +138,9 @@ public final class EndToEndBenchmark implements AutoCloseable {
               producerSeconds,
               done.chunks()));
       long lastMs = awaitVerdicts(watch, done, partitions, verdicts);
-      compareWindow = new TableRun.Window((lastMs - startMs) / 1000.0, meter.stop(), heaps());
+      compareWindow =
+          new TableRun.Window(
+              (lastMs - startMs) / 1000.0, meter.stop(), heaps(), threadSeconds(threadsBefore));
       awaitNotes(watch, done);
       List<TableRun.TargetFigures> figures = new ArrayList<>();
       for (Servers.Target target : servers.targets()) {
@@ -329,6 +335,24 @@ public final class EndToEndBenchmark implements AutoCloseable {
       heaps.put(verifierPart(v.target()), v.heap());
     }
     return heaps;
+  }
+
+  /** CPU nanoseconds by thread group of this JVM and of each verifier JVM, so far. */
+  private Map<String, Map<String, Long>> threadCpu() throws Exception {
+    Map<String, Map<String, Long>> threads = new LinkedHashMap<>();
+    threads.put(THIS_JVM, ThreadCpu.snapshot());
+    for (ChildVerifier v : pipeline.verifiers()) {
+      threads.put(verifierPart(v.target()), v.threadCpu());
+    }
+    return threads;
+  }
+
+  private Map<String, Map<String, Double>> threadSeconds(Map<String, Map<String, Long>> before)
+      throws Exception {
+    Map<String, Map<String, Double>> seconds = new LinkedHashMap<>();
+    threadCpu()
+        .forEach((jvm, after) -> seconds.put(jvm, ThreadCpu.between(before.get(jvm), after)));
+    return seconds;
   }
 
   private static double seconds(Instant from, Instant to) {

@@ -20,7 +20,7 @@ import javax.management.openmbean.CompositeData;
  * process really keeps). {@link #reset()} starts a new window. Thread-safe; one per JVM.
  */
 public final class HeapWatch {
-  private static final long PERIOD_MS = 20;
+  private static final long PERIOD_MS = 50;
 
   private final AtomicLong sampledPeak = new AtomicLong();
   private final AtomicLong liveAfterGc = new AtomicLong();

@@ -41,7 +41,11 @@ public record TableRun(
    *
    * @param cpuSeconds CPU seconds per process part ({@link ProcessCpuMeter})
    * @param heaps heap per JVM this benchmark runs (this one and each verifier's)
+   * @param threadSeconds per JVM, CPU seconds by thread group ({@link ThreadCpu})
    */
   public record Window(
-      double seconds, Map<String, Double> cpuSeconds, Map<String, HeapWatch.Heap> heaps) {}
+      double seconds,
+      Map<String, Double> cpuSeconds,
+      Map<String, HeapWatch.Heap> heaps,
+      Map<String, Map<String, Double>> threadSeconds) {}
 }

@@ -15,9 +15,11 @@ import java.time.Duration;
  * heap are its own. Started by {@link ChildVerifier} through {@code ParentWatchdog}.
  *
  * <p>Talks to the parent in lines: it prints {@code RUNNING} once the verifier's applications run,
- * and answers {@code reset} (start a new heap window) and {@code heap} (print {@code HEAP ...}, see
- * {@link HeapWatch}) read from standard input. SIGTERM closes the verifier (its shutdown hook); a
- * verifier that stops by itself prints {@code FAILED <reason>} and exits 1.
+ * and answers {@code reset} (start a new heap window), {@code heap} (print {@code HEAP ...}, see
+ * {@link HeapWatch}) and {@code threads} (print {@code THREAD <nanos> <group>} per thread group,
+ * see {@link ThreadCpu}, then {@code THREADS END}) read from standard input. SIGTERM closes the
+ * verifier (its shutdown hook); a verifier that stops by itself prints {@code FAILED <reason>} and
+ * exits 1.
  *
  * <p>Arguments: {@code <targets-file> <target-name>}.
  */
@@ -63,12 +65,19 @@ public final class VerifierChild {
         switch (line.trim()) {
           case "reset" -> heap.reset();
           case "heap" -> say(heap.heap().line());
+          case "threads" -> sayThreads();
           default -> System.err.println("unknown command from the parent: " + line);
         }
       }
     } catch (IOException e) {
       // the parent is gone; ParentWatchdog ends this JVM
     }
+  }
+
+  private static synchronized void sayThreads() {
+    ThreadCpu.snapshot()
+        .forEach((group, nanos) -> System.out.println("THREAD " + nanos + " " + group));
+    say("THREADS END");
   }
 
   private static synchronized void say(String line) {
