@@ -58,6 +58,6 @@ final class ThreadCpu {
   static String group(String threadName) {
     String name = UUID.matcher(threadName).replaceAll("*");
     name = NUMBER.matcher(name).replaceAll("N");
-    return name.replace(' ', '_');
+    return name.replace(" | ", ":").replace('|', ':').replace(' ', '_');
   }
 }
