@@ -3,11 +3,14 @@ package io.cdccompare.bench.e2e;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The arguments of {@code EndToEndThroughput}: {@code [rows] [--targets=pg,maria]
- * [--table=narrow|pair|both] [--chunk=N] [--warmup=N] [--external=FILE]}.
+ * [--table=narrow|pair|both] [--chunk=N] [--warmup=N] [--verifier-setting=KEY=VALUE]...
+ * [--external=FILE]}.
  *
  * @param rows rows loaded into each table (default 1 000 000)
  * @param targets the targets; empty for the default (embedded: {@code pg,maria}; external: every
@@ -16,6 +19,9 @@ import java.util.List;
  * @param chunk the compare's chunk size, null for the task default (10 000)
  * @param warmupRows rows of the unmeasured warm-up table copied and compared first (default 20 000;
  *     0: none)
+ * @param verifierSettings extra keys of the verifiers' targets file ({@code
+ *     streams.consumer.fetch.max.wait.ms=10}, {@code apply.batch.size=2000}, …), to measure a
+ *     tuning
  * @param external a file naming external servers, null for the embedded environment
  */
 public record E2eOptions(
@@ -24,6 +30,7 @@ public record E2eOptions(
     List<BenchTable> tables,
     Integer chunk,
     long warmupRows,
+    Map<String, String> verifierSettings,
     Path external) {
 
   public E2eOptions {
@@ -37,6 +44,7 @@ public record E2eOptions(
       throw new IllegalArgumentException("--chunk must be at least 1, was " + chunk);
     }
     targets = List.copyOf(targets);
+    verifierSettings = Map.copyOf(verifierSettings);
     tables = List.copyOf(tables);
   }
 
@@ -47,6 +55,7 @@ public record E2eOptions(
     List<BenchTable> tables = List.of(BenchTable.NARROW, BenchTable.PAIR);
     Integer chunk = null;
     long warmupRows = 20_000;
+    Map<String, String> verifierSettings = new LinkedHashMap<>();
     Path external = null;
     for (String arg : args) {
       if (arg.startsWith("--targets=")) {
@@ -61,13 +70,21 @@ public record E2eOptions(
         chunk = Integer.parseInt(value(arg).replace("_", ""));
       } else if (arg.startsWith("--warmup=")) {
         warmupRows = Long.parseLong(value(arg).replace("_", ""));
+      } else if (arg.startsWith("--verifier-setting=")) {
+        String setting = value(arg);
+        int eq = setting.indexOf('=');
+        if (eq < 1) {
+          throw new IllegalArgumentException("--verifier-setting=KEY=VALUE, was " + arg);
+        }
+        verifierSettings.put(setting.substring(0, eq), setting.substring(eq + 1));
       } else if (arg.startsWith("--external=")) {
         external = Path.of(value(arg));
       } else if (arg.startsWith("--")) {
         throw new IllegalArgumentException(
             "unknown option "
                 + arg
-                + " (rows, --targets=, --table=, --chunk=, --warmup=, --external=)");
+                + " (rows, --targets=, --table=, --chunk=, --warmup=, --verifier-setting=,"
+                + " --external=)");
       } else {
         rows = Long.parseLong(arg.replace("_", ""));
       }
@@ -75,7 +92,7 @@ public record E2eOptions(
     if (external == null && targets.isEmpty()) {
       targets = Servers.EMBEDDED_TARGETS;
     }
-    return new E2eOptions(rows, targets, tables, chunk, warmupRows, external);
+    return new E2eOptions(rows, targets, tables, chunk, warmupRows, verifierSettings, external);
   }
 
   private static List<BenchTable> tables(String value) {

@@ -33,6 +33,10 @@ public final class E2eReport {
                 "after an unmeasured warm-up (copy and compare of %,d rows)",
                 options.warmupRows())
             : "no warm-up");
+    if (!options.verifierSettings().isEmpty()) {
+      out.println("verifier settings on top of the defaults: " + options.verifierSettings());
+      out.println();
+    }
     throughput(runs, out);
     stages(runs, out);
     cpu(runs, out);

@@ -63,7 +63,7 @@ public final class EndToEndBenchmark implements AutoCloseable {
     say("source clock ahead of this machine's by " + sourceClockAhead.toNanos() / 1e6 + " ms");
     pipeline.startCapture();
     say("capture streaming (snapshot=never); starting one verifier JVM per target");
-    pipeline.startVerifiers();
+    pipeline.startVerifiers(options.verifierSettings());
     say("verifiers running");
     if (options.warmupRows() > 0) {
       say("warm-up (not reported): copy and compare of " + options.warmupRows() + " rows");

@@ -125,8 +125,11 @@ public final class Pipeline implements AutoCloseable {
     }
   }
 
-  /** Writes the targets file and starts one verifier JVM per target; waits until all run. */
-  public void startVerifiers() throws Exception {
+  /**
+   * Writes the targets file, with {@code extra} keys on top, and starts one verifier JVM per
+   * target; waits until all run.
+   */
+  public void startVerifiers(Map<String, String> extra) throws Exception {
     Map<String, String> settings = connection();
     settings.keySet().removeIf(k -> k.startsWith("source."));
     settings.put("tables", tables.stream().map(this::sourceName).collect(Collectors.joining(",")));
@@ -146,6 +149,7 @@ public final class Pipeline implements AutoCloseable {
             targetSchemas.get(target.name()) + "." + table.name(servers.tablePrefix()));
       }
     }
+    settings.putAll(extra);
     targetsFile = write("targets.properties", settings);
     for (Servers.Target target : servers.targets()) {
       verifiers.add(
