@@ -5,11 +5,7 @@ import io.cdccompare.core.table.TableName;
 import io.cdccompare.producer.capture.Capture;
 import io.cdccompare.producer.capture.CaptureConfig;
 import java.io.IOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -17,14 +13,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Collectors;
 
 /**
  * The pipeline under measurement, wired as a user deploys it: the benchmark's tables on the source
@@ -43,17 +37,18 @@ public final class Pipeline implements AutoCloseable {
   private final List<BenchTable> tables;
   private final List<ChildVerifier> verifiers = new CopyOnWriteArrayList<>();
   private final ExternalCleanup cleanup;
+  private final ConfigFiles files;
   private String sourceSchema;
   private final Map<String, String> targetSchemas = new LinkedHashMap<>();
   private volatile Capture capture;
   private volatile Future<?> captureRun;
   private ExecutorService captureThread;
-  private Path targetsFile;
 
   public Pipeline(Servers servers, List<BenchTable> tables) {
     this.servers = servers;
     this.tables = List.copyOf(tables);
     this.cleanup = servers.external() ? new ExternalCleanup(servers, this) : null;
+    this.files = new ConfigFiles(servers, this, this.tables);
   }
 
   /** Creates the empty tables on the source and on every target. */
@@ -88,10 +83,7 @@ public final class Pipeline implements AutoCloseable {
 
   /** Starts the capture in this JVM and waits until it streams. */
   public void startCapture() throws Exception {
-    Map<String, String> settings = connection();
-    settings.put("tables", tables.stream().map(this::sourceName).collect(Collectors.joining(",")));
-    settings.put("snapshot", "never");
-    write("capture.properties", settings);
+    Map<String, String> settings = files.capture();
     Capture started = new Capture(CaptureConfig.of(settings));
     capture = started;
     captureThread =
@@ -130,27 +122,7 @@ public final class Pipeline implements AutoCloseable {
    * target; waits until all run.
    */
   public void startVerifiers(Map<String, String> extra) throws Exception {
-    Map<String, String> settings = connection();
-    settings.keySet().removeIf(k -> k.startsWith("source."));
-    settings.put("tables", tables.stream().map(this::sourceName).collect(Collectors.joining(",")));
-    settings.put(
-        "targets",
-        servers.targets().stream().map(Servers.Target::name).collect(Collectors.joining(",")));
-    settings.put("state.dir", servers.workDir().resolve("streams").toString());
-    for (Servers.Target target : servers.targets()) {
-      String section = "target." + target.name() + ".";
-      settings.put(section + "url", target.url());
-      settings.put(section + "user", target.user());
-      settings.put(section + "password", target.password());
-      settings.put(section + "application.id", applicationId(target));
-      for (BenchTable table : tables) {
-        settings.put(
-            section + "table." + sourceName(table),
-            targetSchemas.get(target.name()) + "." + table.name(servers.tablePrefix()));
-      }
-    }
-    settings.putAll(extra);
-    targetsFile = write("targets.properties", settings);
+    Path targetsFile = files.targets(extra);
     for (Servers.Target target : servers.targets()) {
       verifiers.add(
           ChildVerifier.start(
@@ -165,51 +137,7 @@ public final class Pipeline implements AutoCloseable {
 
   /** The compare task of one table: every row (deep=100), verified by every target. */
   public Map<String, String> task(BenchTable table, Integer chunk) throws IOException {
-    Map<String, String> settings = connection();
-    settings.put("task.name", servers.topicPrefix() + "-" + table.option());
-    settings.put("tables", sourceName(table));
-    settings.put("deep", "100");
-    settings.put("progress", "off");
-    settings.put(
-        "targets",
-        servers.targets().stream().map(Servers.Target::name).collect(Collectors.joining(",")));
-    if (chunk != null) {
-      settings.put("chunk", Integer.toString(chunk));
-    }
-    write("task-" + table.option() + ".properties", settings);
-    return settings;
-  }
-
-  private Map<String, String> connection() {
-    Map<String, String> settings = new LinkedHashMap<>();
-    settings.put("topic.prefix", servers.topicPrefix());
-    settings.put("bootstrap.servers", servers.bootstrapServers());
-    settings.put("schema.registry.url", servers.registryUrl());
-    Servers.Source source = servers.source();
-    settings.put("source.hostname", source.host());
-    settings.put("source.port", Integer.toString(source.port()));
-    settings.put("source.database", source.database());
-    settings.put("source.user", source.user());
-    settings.put("source.password", source.password());
-    return settings;
-  }
-
-  /** Writes a configuration file readable by its owner only (it holds passwords). */
-  private Path write(String name, Map<String, String> settings) throws IOException {
-    Path file = servers.workDir().resolve(name);
-    Files.deleteIfExists(file);
-    Files.createFile(file);
-    try {
-      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-    } catch (UnsupportedOperationException e) {
-      // not a POSIX file system: the work directory is a private temporary directory anyway
-    }
-    Properties props = new Properties();
-    props.putAll(settings);
-    try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-      props.store(w, "written by EndToEndThroughput");
-    }
-    return file;
+    return files.task(table, chunk);
   }
 
   public List<ChildVerifier> verifiers() {

@@ -147,6 +147,25 @@ final class VerdictWatch implements AutoCloseable {
     notedAt.putIfAbsent(m.getRunId() + "/" + m.getChunk(), m.getNotedAt());
   }
 
+  /** "in sync", or what the results of one target say otherwise. */
+  static String summary(List<Verdict> results, long rows) {
+    long matched = results.stream().mapToLong(Verdict::matched).sum();
+    long differences = results.stream().mapToLong(Verdict::differences).sum();
+    long inFlight = results.stream().mapToLong(Verdict::inFlight).sum();
+    long notVerified = results.stream().filter(v -> !v.state().equals("VERIFIED")).count();
+    if (matched == rows && differences == 0 && inFlight == 0 && notVerified == 0) {
+      return "in sync";
+    }
+    return String.format(
+        java.util.Locale.ROOT,
+        "NOT IN SYNC: matched %d of %d, differences %d, in flight %d, not verified %d",
+        matched,
+        rows,
+        differences,
+        inFlight,
+        notVerified);
+  }
+
   /** Throws what stopped the polling thread, if it stopped. */
   void requireHealthy() {
     Throwable e = failure.get();
