@@ -1,0 +1,56 @@
+package io.cdccompare.bench;
+
+import io.cdccompare.bench.e2e.E2eOptions;
+import io.cdccompare.bench.e2e.E2eReport;
+import io.cdccompare.bench.e2e.EndToEndBenchmark;
+import io.cdccompare.bench.e2e.TableRun;
+import java.util.List;
+
+/**
+ * What a user waits for, end to end (a plain main, not JMH; it never gates the build): on the
+ * embedded environment (Kafka, registry, source PostgreSQL, the targets asked for) or on external
+ * servers, per table the initial copy of N bulk-loaded rows through the stream (capture with {@code
+ * snapshot=never}, one verifier JVM per target applying), then a full compare at deep=100 until the
+ * last verdict of every target is on the results topic: rows/s of each, the producer alone, the
+ * verdict lag, CPU per row of every process and the heap of every JVM. See bench/README.md.
+ *
+ * <p>Arguments: {@code [rows] [--targets=pg,maria] [--table=narrow|pair|both] [--chunk=N]
+ * [--external=FILE]}. Ctrl-C or SIGTERM stops everything it started (and, on external servers,
+ * removes what it created).
+ */
+public final class EndToEndThroughput {
+  private static final String LOGBACK = "logback.configurationFile";
+
+  private EndToEndThroughput() {}
+
+  public static void main(String[] args) throws Exception {
+    // the app's jar brings a logback.xml too: name this module's by its URL, or logback prints
+    // its status (a resource name would be looked up, and found twice, again)
+    java.net.URL logback = EndToEndThroughput.class.getResource("/logback.xml");
+    if (System.getProperty(LOGBACK) == null && logback != null) {
+      System.setProperty(LOGBACK, logback.toString());
+    }
+    E2eOptions options = E2eOptions.parse(args);
+    EndToEndBenchmark benchmark = new EndToEndBenchmark(options);
+    Thread hook = new Thread(benchmark::stop, "e2e-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    List<TableRun> runs;
+    try {
+      runs = benchmark.run();
+    } catch (Exception e) {
+      if (benchmark.stopped()) {
+        System.err.println("stopped before the end: no figures");
+        return;
+      }
+      throw e;
+    } finally {
+      benchmark.close();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook is running: it closes the same things
+      }
+    }
+    E2eReport.print(options, options.external() != null, runs, System.out);
+  }
+}

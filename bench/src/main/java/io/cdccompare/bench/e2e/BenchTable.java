@@ -1,0 +1,118 @@
+package io.cdccompare.bench.e2e;
+
+/**
+ * The two narrow table shapes the end-to-end benchmark streams and compares, as DDL for the source
+ * (PostgreSQL) and each target kind, and the bulk load of the source: one {@code INSERT … SELECT
+ * generate_series} statement, one transaction, so the initial copy is N inserts applied from the
+ * stream.
+ */
+public enum BenchTable {
+  /** A single-column key: {@code narrow (id bigint PRIMARY KEY, v int, s text)}, ids 1..N. */
+  NARROW("narrow") {
+    @Override
+    String postgresColumns() {
+      return "id bigint PRIMARY KEY, v int, s text";
+    }
+
+    @Override
+    String mariadbColumns() {
+      return "id BIGINT NOT NULL PRIMARY KEY, v INT, s TEXT";
+    }
+
+    @Override
+    String loadSelect(long rows) {
+      return "SELECT g, (g * 7919 % 100000)::int, 's' || (g % 10000000)"
+          + " FROM generate_series(1::bigint, "
+          + rows
+          + ") g";
+    }
+  },
+
+  /**
+   * A composite key: {@code pair (a int, b int, v int, s text, PRIMARY KEY (a, b))} with {@code a =
+   * g / 997}, {@code b = g % 997} for g in 1..N: 997 rows per value of {@code a}, so a chunk
+   * boundary (every 10 000 rows by default) nearly always falls inside one value of {@code a} and
+   * the keyset comparison {@code (a, b) > (?, ?)} of both sides is exercised at every chunk.
+   */
+  PAIR("pair") {
+    @Override
+    String postgresColumns() {
+      return "a int, b int, v int, s text, PRIMARY KEY (a, b)";
+    }
+
+    @Override
+    String mariadbColumns() {
+      return "a INT NOT NULL, b INT NOT NULL, v INT, s TEXT, PRIMARY KEY (a, b)";
+    }
+
+    @Override
+    String loadSelect(long rows) {
+      return "SELECT (g / 997)::int, (g % 997)::int, (g * 7919 % 100000)::int,"
+          + " 's' || (g % 10000000) FROM generate_series(1::bigint, "
+          + rows
+          + ") g";
+    }
+  },
+
+  /**
+   * The unmeasured warm-up: {@link #NARROW}'s shape under another name, copied and compared once
+   * before the measured tables so that neither pays the JIT, connection and metadata costs of the
+   * first chunks alone.
+   */
+  WARMUP("warmup") {
+    @Override
+    String postgresColumns() {
+      return NARROW.postgresColumns();
+    }
+
+    @Override
+    String mariadbColumns() {
+      return NARROW.mariadbColumns();
+    }
+
+    @Override
+    String loadSelect(long rows) {
+      return NARROW.loadSelect(rows);
+    }
+  };
+
+  private final String baseName;
+
+  BenchTable(String baseName) {
+    this.baseName = baseName;
+  }
+
+  /** The table's name with the run's table prefix ({@code ""} on the embedded environment). */
+  public String name(String tablePrefix) {
+    return tablePrefix + baseName;
+  }
+
+  /** The option value that selects it ({@code --table=narrow}). */
+  public String option() {
+    return baseName;
+  }
+
+  /** {@code CREATE TABLE} on the source or on a target of this kind. */
+  String create(TargetKind kind, String qualifiedName) {
+    return switch (kind) {
+      case POSTGRES -> "CREATE TABLE " + qualifiedName + " (" + postgresColumns() + ")";
+      case MARIADB ->
+          "CREATE TABLE "
+              + qualifiedName
+              + " ("
+              + mariadbColumns()
+              + ") DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+    };
+  }
+
+  /** The source's bulk load: {@code INSERT INTO table SELECT …} of {@code rows} rows. */
+  String load(String qualifiedName, long rows) {
+    return "INSERT INTO " + qualifiedName + " " + loadSelect(rows);
+  }
+
+  abstract String postgresColumns();
+
+  abstract String mariadbColumns();
+
+  abstract String loadSelect(long rows);
+}
