@@ -1,5 +1,8 @@
 package io.cdccompare.bench.e2e;
 
+import io.cdccompare.verifier.sql.Dialect;
+import io.cdccompare.verifier.sql.MariaDbDialect;
+import io.cdccompare.verifier.sql.PostgresDialect;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -7,15 +10,10 @@ import java.sql.Statement;
 
 /** The kinds of database a target can be, and the few statements the benchmark runs on each. */
 public enum TargetKind {
-  POSTGRES("PostgreSQL") {
+  POSTGRES("PostgreSQL", new PostgresDialect()) {
     @Override
     String currentSchemaSql() {
       return "SELECT current_schema()";
-    }
-
-    @Override
-    String quote(String identifier) {
-      return '"' + identifier + '"';
     }
 
     @Override
@@ -23,15 +21,10 @@ public enum TargetKind {
       execute(c, "VACUUM (ANALYZE) " + qualifiedTable);
     }
   },
-  MARIADB("MariaDB") {
+  MARIADB("MariaDB", new MariaDbDialect()) {
     @Override
     String currentSchemaSql() {
       return "SELECT DATABASE()";
-    }
-
-    @Override
-    String quote(String identifier) {
-      return '`' + identifier + '`';
     }
 
     @Override
@@ -41,9 +34,11 @@ public enum TargetKind {
   };
 
   private final String label;
+  private final Dialect dialect;
 
-  TargetKind(String label) {
+  TargetKind(String label, Dialect dialect) {
     this.label = label;
+    this.dialect = dialect;
   }
 
   public String label() {
@@ -83,7 +78,10 @@ public enum TargetKind {
 
   abstract String currentSchemaSql();
 
-  abstract String quote(String identifier);
+  /** The identifier quoted as the verifier quotes it ({@link Dialect#quote}). */
+  String quote(String identifier) {
+    return dialect.quote(identifier);
+  }
 
   static void execute(Connection c, String sql) throws SQLException {
     try (Statement s = c.createStatement()) {
