@@ -12,6 +12,9 @@ import io.cdccompare.core.table.TableName;
 public final class NoteTable {
   public static final TableName NAME = new TableName("repi", "validatetables");
 
+  /** The compare tasks' positions ({@link #POSITIONS_DDL}). */
+  public static final TableName POSITIONS = new TableName("repi", "comparetables");
+
   /** Columns, in order; every one is documented in the README's capture section. */
   public static final String DDL =
       """

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.cdccompare.core.chunk.ComparedRange;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.producer.capture.NoteTable;
+import io.cdccompare.producer.source.PgCatalog;
 import io.cdccompare.schemas.avro.HashRecordLocation;
 import io.cdccompare.schemas.avro.TaskKind;
 import java.sql.Connection;
@@ -75,13 +76,19 @@ final class TaskPositions implements AutoCloseable {
 
   /**
    * Creates the positions table when the capture (an older version) has not, and adds the columns
-   * that tables of an earlier version lack.
+   * that tables of an earlier version lack. The capture upgrades both tables when it starts; the
+   * {@code ALTER TABLE}s, which lock the published note table, run here only where a column is
+   * missing.
    */
   void ensureTables() throws SQLException {
     try (Statement s = connection.createStatement()) {
       s.execute(NoteTable.POSITIONS_DDL);
-      s.execute(NoteTable.POSITIONS_UPGRADE);
-      s.execute(NoteTable.UPGRADE);
+      if (PgCatalog.column(connection, NoteTable.POSITIONS, "tail_closed").isEmpty()) {
+        s.execute(NoteTable.POSITIONS_UPGRADE);
+      }
+      if (PgCatalog.column(connection, NoteTable.NAME, "range_lower_incl").isEmpty()) {
+        s.execute(NoteTable.UPGRADE);
+      }
     }
     connection.commit();
   }
