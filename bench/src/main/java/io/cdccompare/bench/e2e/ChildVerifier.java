@@ -29,6 +29,9 @@ import java.util.stream.Collectors;
  */
 public final class ChildVerifier implements AutoCloseable {
   static final String HEAP = "256m";
+
+  /** System property: more options of the verifier JVMs, separated by spaces. */
+  static final String JVM_OPTIONS = "bench.verifier.jvm";
   private static final Duration CLOSE_GRACE = Duration.ofSeconds(25);
   private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(10);
 
@@ -59,6 +62,10 @@ public final class ChildVerifier implements AutoCloseable {
     command.add("-Xmx" + HEAP);
     command.add("-XX:+UseG1GC");
     command.add("-XX:+ExitOnOutOfMemoryError");
+    String extra = System.getProperty(JVM_OPTIONS, "").trim();
+    if (!extra.isEmpty()) {
+      command.addAll(List.of(extra.split("\\s+"))); // e.g. a flight recording of the verifier
+    }
     String logback = System.getProperty("logback.configurationFile");
     if (logback != null) {
       command.add("-Dlogback.configurationFile=" + logback); // the bench module's, not the app's

@@ -35,12 +35,28 @@ import java.util.Set;
  */
 public final class ChunkComparison {
 
-  private final Map<String, byte[]> chunk;
+  /** The target side of one row, asked for only when the row counts in this comparison. */
+  @FunctionalInterface
+  public interface TargetHash<E extends Exception> {
+    byte[] get() throws E;
+  }
+
+  /** A chunk key: its source hash and whether a target row was fed for it. */
+  private static final class Slot {
+    final byte[] hash;
+    boolean seen;
+
+    Slot(byte[] hash) {
+      this.hash = hash;
+    }
+  }
+
+  private final Map<String, Slot> chunk;
   private final Set<String> inFlightKeys;
   private final int partition;
   private final int partitionCount;
-  private final Set<String> seenChunkKeys = new HashSet<>();
   private final Set<String> seenOtherKeys = new HashSet<>();
+  private int seenChunkKeys;
   private long matched;
   private final List<String> failed = new ArrayList<>();
   private final List<String> extra = new ArrayList<>();
@@ -63,11 +79,11 @@ public final class ChunkComparison {
       throw new IllegalArgumentException(
           "partition " + partition + " is not one of " + partitionCount + " partitions");
     }
-    this.chunk = new HashMap<>(chunkHashes);
+    this.chunk = new HashMap<>(Math.max(16, chunkHashes.size() * 4 / 3 + 1));
     this.inFlightKeys = Set.copyOf(inFlightKeys);
     this.partition = partition;
     this.partitionCount = partitionCount;
-    for (Map.Entry<String, byte[]> entry : chunk.entrySet()) {
+    for (Map.Entry<String, byte[]> entry : chunkHashes.entrySet()) {
       if (entry.getValue() == null) {
         throw new IllegalArgumentException("chunk key '" + entry.getKey() + "' has no hash");
       }
@@ -83,6 +99,7 @@ public final class ChunkComparison {
                 + ", not in "
                 + partition);
       }
+      chunk.put(entry.getKey(), new Slot(entry.getValue()));
     }
   }
 
@@ -92,22 +109,36 @@ public final class ChunkComparison {
    * @throws IllegalStateException if this key was fed before
    */
   public void acceptTarget(String key, byte[] hash) {
-    byte[] expected = chunk.get(key);
-    if (expected != null) {
-      if (!seenChunkKeys.add(key)) {
+    accept(key, () -> hash);
+  }
+
+  /**
+   * One target row, whose hash is computed only when it is needed: for a chunk key that is not in
+   * flight. A key that is neither a chunk key nor a key of this partition does not count here (the
+   * other partitions' verifiers count it) and is not hashed; nor is an extra or in-flight row.
+   *
+   * @return whether the row counts in this comparison
+   * @throws IllegalStateException if this key was fed before
+   */
+  public <E extends Exception> boolean accept(String key, TargetHash<E> hash) throws E {
+    Slot slot = chunk.get(key);
+    if (slot != null) {
+      if (slot.seen) {
         throw duplicate(key);
       }
+      slot.seen = true;
+      seenChunkKeys++;
       if (inFlightKeys.contains(key)) {
         inFlight.add(key);
-      } else if (Arrays.equals(expected, hash)) {
+      } else if (Arrays.equals(slot.hash, hash.get())) {
         matched++;
       } else {
         failed.add(key);
       }
-      return;
+      return true;
     }
     if (KeyPartitioner.partition(key, partitionCount) != partition) {
-      return;
+      return false;
     }
     if (!seenOtherKeys.add(key)) {
       throw duplicate(key);
@@ -117,20 +148,21 @@ public final class ChunkComparison {
     } else {
       extra.add(key);
     }
-  }
-
-  /**
-   * Whether a target row with this key counts here: a chunk key, or a key of this partition. A
-   * reader may skip hashing the rows that do not (the other partitions' verifiers count them).
-   */
-  public boolean concerns(String key) {
-    return chunk.containsKey(key) || KeyPartitioner.partition(key, partitionCount) == partition;
+    return true;
   }
 
   /** The chunk keys no target row was fed for yet, in no particular order. */
   public Set<String> unseenChunkKeys() {
-    Set<String> unseen = new LinkedHashSet<>(chunk.keySet());
-    unseen.removeAll(seenChunkKeys);
+    if (seenChunkKeys == chunk.size()) {
+      return Set.of();
+    }
+    Set<String> unseen = new LinkedHashSet<>();
+    chunk.forEach(
+        (key, slot) -> {
+          if (!slot.seen) {
+            unseen.add(key);
+          }
+        });
     return unseen;
   }
 

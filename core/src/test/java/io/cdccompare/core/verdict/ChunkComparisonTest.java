@@ -240,17 +240,39 @@ class ChunkComparisonTest {
   }
 
   @Test
-  void onlyChunkKeysAndKeysOfItsPartitionConcernAComparison() {
-    // Given a chunk of two keys of partition 1
+  void onlyChunkKeysAreHashedAndOnlyKeysOfItsPartitionCount() {
+    // Given a chunk of two keys of partition 1, one of them in flight
     List<String> mine = keysIn(PARTITION, 3);
     String other = keysIn(0, 1).get(0);
     ChunkComparison comparison =
-        new ChunkComparison(chunkOf(mine.subList(0, 2)), Set.of(), PARTITION, PARTITIONS);
+        new ChunkComparison(
+            chunkOf(mine.subList(0, 2)), Set.of(mine.get(1)), PARTITION, PARTITIONS);
+    List<String> hashed = new ArrayList<>();
 
-    // When target keys are offered / Then a chunk key and another key of partition 1 concern it,
-    // a key of partition 0 does not (its verifier counts it)
-    assertThat(comparison.concerns(mine.get(0))).isTrue();
-    assertThat(comparison.concerns(mine.get(2))).isTrue();
-    assertThat(comparison.concerns(other)).isFalse();
+    // When target rows are offered with hashes computed on demand
+    boolean chunkKey =
+        comparison.accept(
+            mine.get(0),
+            () -> {
+              hashed.add(mine.get(0));
+              return hash(Integer.parseInt(mine.get(0)));
+            });
+    boolean inFlightKey = comparison.accept(mine.get(1), () -> wronglyHashed(hashed, mine.get(1)));
+    boolean extraKey = comparison.accept(mine.get(2), () -> wronglyHashed(hashed, mine.get(2)));
+    boolean otherPartition = comparison.accept(other, () -> wronglyHashed(hashed, other));
+
+    // Then the rows of partition 1 count and a key of partition 0 does not (its verifier counts
+    // it); only the compared chunk key was hashed (an extra or in-flight row needs no hash)
+    assertThat(List.of(chunkKey, inFlightKey, extraKey, otherPartition))
+        .containsExactly(true, true, true, false);
+    assertThat(hashed).containsExactly(mine.get(0));
+    assertThat(comparison.verdict())
+        .isEqualTo(
+            ChunkVerdict.of(1, List.of(), List.of(), List.of(mine.get(2)), List.of(mine.get(1))));
+  }
+
+  private static byte[] wronglyHashed(List<String> hashed, String key) {
+    hashed.add(key);
+    return new byte[] {0};
   }
 }

@@ -19,10 +19,12 @@ class ClientDefaultsTest {
   }
 
   @Test
-  void theHashRecordReaderHoldsNoFetchLongerThanTenMilliseconds() {
-    // Given the default settings / Then the reader's fetches come back within 10 ms
+  void theHashRecordReaderHoldsNoFetchLongerThanTenMillisecondsNorFetchesAMebibyte() {
+    // Given the default settings / Then the reader's fetches come back within 10 ms and bring
+    // at most 256 KiB of a partition (no humongous fetch buffer in a small G1 heap)
     assertThat(KafkaTopicReader.clientConfig(settings().build()))
         .containsEntry("fetch.max.wait.ms", 10)
+        .containsEntry("max.partition.fetch.bytes", 256 * 1024)
         .containsEntry("bootstrap.servers", "kafka:9092")
         .doesNotContainKey("group.id");
   }

@@ -4,6 +4,7 @@ import io.cdccompare.core.chunk.ComparedRange;
 import io.cdccompare.core.key.KeyCodec;
 import io.cdccompare.core.rowhash.plan.HashPlan;
 import io.cdccompare.verifier.sql.TableRef;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -15,7 +16,8 @@ import java.util.Set;
  * @param plan the chunk's hash plan; the target reads {@code HashedColumn.targetName()}
  * @param keyColumns the target's key columns, in key order
  * @param keyCodec the codec of the encoded keys
- * @param chunkHashes the chunk's compared rows of this partition: encoded key → row hash bytes
+ * @param chunkHashes the chunk's compared rows of this partition: encoded key → row hash bytes;
+ *     handed over (not copied), the caller must not change it
  * @param partition the partition of the table topic
  * @param partitionCount the table topic's partition count
  * @param range the compared key range (over all partitions): every target row in it is the chunk's,
@@ -39,7 +41,7 @@ public record ChunkCheck(
       throw new IllegalArgumentException("a chunk check needs a table, a hash plan and a codec");
     }
     keyColumns = List.copyOf(keyColumns);
-    chunkHashes = Map.copyOf(chunkHashes);
+    chunkHashes = Collections.unmodifiableMap(chunkHashes); // handed over: no copy per chunk
     inFlightKeys = Set.copyOf(inFlightKeys);
     if (range == null && !chunkHashes.isEmpty()) {
       throw new IllegalArgumentException(

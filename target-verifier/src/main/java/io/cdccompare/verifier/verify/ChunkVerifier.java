@@ -201,13 +201,10 @@ public final class ChunkVerifier {
       }
     }
 
-    /** Hashes and counts the rows of this partition; the others' rows are only skipped. */
+    /** Counts the rows of this partition, hashing only those compared; the others' are skipped. */
     private void feed(ResultSet rows) throws SQLException {
       while (rows.next()) {
-        String key = keys.encode(rows);
-        if (comparison.concerns(key)) {
-          comparison.acceptTarget(key, hasher.digest(rows));
-        }
+        comparison.accept(keys.encode(rows), () -> hasher.digest(rows));
       }
     }
   }
