@@ -32,6 +32,7 @@ public final class ChildVerifier implements AutoCloseable {
 
   /** System property: more options of the verifier JVMs, separated by spaces. */
   static final String JVM_OPTIONS = "bench.verifier.jvm";
+
   private static final Duration CLOSE_GRACE = Duration.ofSeconds(25);
   private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(10);
 

@@ -62,8 +62,12 @@ final class ConfigFiles {
     return write("targets.properties", settings);
   }
 
-  /** {@code task-<table>.properties}: every row compared, verified by every target. */
-  Map<String, String> task(BenchTable table, Integer chunk) throws IOException {
+  /**
+   * {@code task-<table>.properties}: every row compared, verified by every target, {@code extra} on
+   * top.
+   */
+  Map<String, String> task(BenchTable table, Integer chunk, Map<String, String> extra)
+      throws IOException {
     Map<String, String> settings = connection();
     settings.put("task.name", servers.topicPrefix() + "-" + table.option());
     settings.put("tables", pipeline.sourceName(table));
@@ -73,6 +77,7 @@ final class ConfigFiles {
     if (chunk != null) {
       settings.put("chunk", Integer.toString(chunk));
     }
+    settings.putAll(extra);
     write("task-" + table.option() + ".properties", settings);
     return settings;
   }

@@ -10,7 +10,7 @@ import java.util.Map;
 /**
  * The arguments of {@code EndToEndThroughput}: {@code [rows] [--targets=pg,maria]
  * [--table=narrow|pair|both] [--chunk=N] [--warmup=N] [--verifier-setting=KEY=VALUE]...
- * [--external=FILE]}.
+ * [--compare-setting=KEY=VALUE]... [--external=FILE]}.
  *
  * @param rows rows loaded into each table (default 1 000 000)
  * @param targets the targets; empty for the default (embedded: {@code pg,maria}; external: every
@@ -22,6 +22,7 @@ import java.util.Map;
  * @param verifierSettings extra keys of the verifiers' targets file ({@code
  *     streams.consumer.fetch.max.wait.ms=10}, {@code apply.batch.size=2000}, …), to measure a
  *     tuning
+ * @param compareSettings extra keys of the compare task file ({@code flow.chunks.ahead=0}, …)
  * @param external a file naming external servers, null for the embedded environment
  */
 public record E2eOptions(
@@ -31,6 +32,7 @@ public record E2eOptions(
     Integer chunk,
     long warmupRows,
     Map<String, String> verifierSettings,
+    Map<String, String> compareSettings,
     Path external) {
 
   public E2eOptions {
@@ -45,6 +47,7 @@ public record E2eOptions(
     }
     targets = List.copyOf(targets);
     verifierSettings = Map.copyOf(verifierSettings);
+    compareSettings = Map.copyOf(compareSettings);
     tables = List.copyOf(tables);
   }
 
@@ -56,6 +59,7 @@ public record E2eOptions(
     Integer chunk = null;
     long warmupRows = 20_000;
     Map<String, String> verifierSettings = new LinkedHashMap<>();
+    Map<String, String> compareSettings = new LinkedHashMap<>();
     Path external = null;
     for (String arg : args) {
       if (arg.startsWith("--targets=")) {
@@ -71,12 +75,9 @@ public record E2eOptions(
       } else if (arg.startsWith("--warmup=")) {
         warmupRows = Long.parseLong(value(arg).replace("_", ""));
       } else if (arg.startsWith("--verifier-setting=")) {
-        String setting = value(arg);
-        int eq = setting.indexOf('=');
-        if (eq < 1) {
-          throw new IllegalArgumentException("--verifier-setting=KEY=VALUE, was " + arg);
-        }
-        verifierSettings.put(setting.substring(0, eq), setting.substring(eq + 1));
+        putSetting(verifierSettings, arg);
+      } else if (arg.startsWith("--compare-setting=")) {
+        putSetting(compareSettings, arg);
       } else if (arg.startsWith("--external=")) {
         external = Path.of(value(arg));
       } else if (arg.startsWith("--")) {
@@ -84,7 +85,7 @@ public record E2eOptions(
             "unknown option "
                 + arg
                 + " (rows, --targets=, --table=, --chunk=, --warmup=, --verifier-setting=,"
-                + " --external=)");
+                + " --compare-setting=, --external=)");
       } else {
         rows = Long.parseLong(arg.replace("_", ""));
       }
@@ -92,7 +93,19 @@ public record E2eOptions(
     if (external == null && targets.isEmpty()) {
       targets = Servers.EMBEDDED_TARGETS;
     }
-    return new E2eOptions(rows, targets, tables, chunk, warmupRows, verifierSettings, external);
+    return new E2eOptions(
+        rows, targets, tables, chunk, warmupRows, verifierSettings, compareSettings, external);
+  }
+
+  /** {@code --option=KEY=VALUE} into {@code settings}. */
+  private static void putSetting(Map<String, String> settings, String arg) {
+    String setting = value(arg);
+    int eq = setting.indexOf('=');
+    if (eq < 1) {
+      throw new IllegalArgumentException(
+          arg.substring(0, arg.indexOf('=')) + "=KEY=VALUE, was " + arg);
+    }
+    settings.put(setting.substring(0, eq), setting.substring(eq + 1));
   }
 
   private static List<BenchTable> tables(String value) {

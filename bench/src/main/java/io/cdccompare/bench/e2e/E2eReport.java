@@ -33,6 +33,9 @@ public final class E2eReport {
                 "after an unmeasured warm-up (copy and compare of %,d rows)",
                 options.warmupRows())
             : "no warm-up");
+    if (!options.compareSettings().isEmpty()) {
+      out.println("compare task settings on top of the defaults: " + options.compareSettings());
+    }
     if (!options.verifierSettings().isEmpty()) {
       out.println("verifier settings on top of the defaults: " + options.verifierSettings());
       out.println();

@@ -106,7 +106,7 @@ public final class EndToEndBenchmark implements AutoCloseable {
   private TableRun compare(BenchTable table, long rows, Copied copied) throws Exception {
     String name = pipeline.sourceName(table);
     say(String.format(Locale.ROOT, "%s: full compare, deep=100", name));
-    Map<String, String> task = pipeline.task(table, options.chunk());
+    Map<String, String> task = pipeline.task(table, options.chunk(), options.compareSettings());
     try (VerdictWatch watch =
         VerdictWatch.arm(
             servers.bootstrapServers(),

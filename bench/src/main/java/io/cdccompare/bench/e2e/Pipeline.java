@@ -136,8 +136,9 @@ public final class Pipeline implements AutoCloseable {
   }
 
   /** The compare task of one table: every row (deep=100), verified by every target. */
-  public Map<String, String> task(BenchTable table, Integer chunk) throws IOException {
-    return files.task(table, chunk);
+  public Map<String, String> task(BenchTable table, Integer chunk, Map<String, String> extra)
+      throws IOException {
+    return files.task(table, chunk, extra);
   }
 
   public List<ChildVerifier> verifiers() {

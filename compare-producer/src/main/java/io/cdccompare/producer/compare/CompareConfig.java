@@ -49,6 +49,9 @@ public final class CompareConfig {
   public static final String PROGRESS = "progress";
   public static final String PROGRESS_INTERVAL_MS = "progress.interval.ms";
   public static final String TARGETS = "targets";
+  public static final String FLOW_AHEAD = "flow.chunks.ahead";
+  public static final String FLOW_STALL_MS = "flow.stall.timeout.ms";
+  public static final String RESULTS_TOPIC = "results.topic";
 
   /** The largest chunk: a chunk's compared keys and hashes are held in memory until it closes. */
   static final int MAX_CHUNK = 1_000_000;
@@ -180,7 +183,31 @@ public final class CompareConfig {
               new TargetNames(),
               Importance.MEDIUM,
               "Targets that verify this task (names as in the targets file): compare run --wait"
-                  + " waits until each one verified every noted chunk.");
+                  + " waits until each one verified every noted chunk.")
+          .define(
+              FLOW_AHEAD,
+              Type.INT,
+              3,
+              Range.between(0, 1_000),
+              Importance.MEDIUM,
+              "Flow control, with targets: the run notes at most this many chunks of a table"
+                  + " ahead of the slowest target's verdicts, so the verdicts follow the scan at a"
+                  + " bounded distance (0: no flow control).")
+          .define(
+              FLOW_STALL_MS,
+              Type.LONG,
+              60_000L,
+              Range.atLeast(1_000),
+              Importance.LOW,
+              "Flow control: a target that publishes no verdict for this long while the run waits"
+                  + " for it is no longer waited for in this run.")
+          .define(
+              RESULTS_TOPIC,
+              Type.STRING,
+              "",
+              Importance.LOW,
+              "Topic of the verifiers' chunk results that flow control reads (default:"
+                  + " <prefix>.compare.results, the targets file's default).");
 
   private final AbstractConfig values;
   private final Map<String, String> raw;
@@ -284,6 +311,20 @@ public final class CompareConfig {
   /** The targets that verify this task, in order; empty when the file names none. */
   public List<String> targets() {
     return values.getList(TARGETS);
+  }
+
+  /** Chunks a table's run may note ahead of the slowest target's verdicts; 0 without control. */
+  public int flowChunksAhead() {
+    return targets().isEmpty() ? 0 : values.getInt(FLOW_AHEAD);
+  }
+
+  public Duration flowStallTimeout() {
+    return Duration.ofMillis(values.getLong(FLOW_STALL_MS));
+  }
+
+  public String resultsTopic() {
+    String topic = values.getString(RESULTS_TOPIC);
+    return topic == null || topic.isBlank() ? topicPrefix() + ".compare.results" : topic;
   }
 
   /** Settings under a pass-through prefix, with the prefix removed. */

@@ -29,6 +29,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigException;
@@ -138,7 +139,8 @@ public final class CompareRun {
       positions.ensureTables();
       RunStart start = start(positions, plans);
       ExecutorService hashing = thread("compare-hash-" + task);
-      try (KafkaProducer<String, HashRecord> producer = producer(maxRecordBytes);
+      try (VerdictFlow flow = flow();
+          KafkaProducer<String, HashRecord> producer = producer(maxRecordBytes);
           ChunkCloser closer =
               new ChunkCloser(
                   thread("compare-close-" + task),
@@ -151,7 +153,8 @@ public final class CompareRun {
           if (stopping) {
             break;
           }
-          done.add(compareTable(plan, start, positions, hashing, closer, progress, catalog, scan));
+          done.add(
+              compareTable(plan, start, positions, hashing, closer, flow, progress, catalog, scan));
         }
         boolean complete = !stopping;
         LOG.info(
@@ -231,6 +234,7 @@ public final class CompareRun {
       TaskPositions positions,
       Executor hashing,
       ChunkCloser closer,
+      VerdictFlow flow,
       Progress progress,
       Connection catalog,
       Connection scan)
@@ -278,9 +282,18 @@ public final class CompareRun {
     long pacedRows = 0;
     String shape = plan.shape().toJson();
     boolean more = firstChunkDue(position, sampling, reader);
-    long[] phaseNanos = new long[5]; // OPEN notes, scan, closing, waiting for it, rest
+    long[] phaseNanos = new long[6]; // OPEN notes, scan, closing, waiting for it, rest, flow
+    long firstChunk = chunk;
     try {
       while (!stopping && more) {
+        if (flow != null && chunk - flow.ahead() >= firstChunk) {
+          long waiting = System.nanoTime();
+          flow.awaitVerified(runId, table.toString(), chunk - flow.ahead(), () -> stopping);
+          phaseNanos[5] += System.nanoTime() - waiting;
+          if (stopping) {
+            break;
+          }
+        }
         long chunkStart = System.nanoTime();
         positions.open(
             new Open(
@@ -349,7 +362,7 @@ public final class CompareRun {
     }
     LOG.info(
         "task={} table={} run={} {} chunks={} rows={} compared={} open_ms={} scan_ms={}"
-            + " close_ms={} close_wait_ms={} throttle_ms={}",
+            + " close_ms={} close_wait_ms={} throttle_ms={} flow_wait_ms={}",
         config.taskName(),
         table,
         runId,
@@ -361,7 +374,8 @@ public final class CompareRun {
         phaseNanos[1] / 1_000_000,
         phaseNanos[2] / 1_000_000,
         phaseNanos[3] / 1_000_000,
-        phaseNanos[4] / 1_000_000);
+        phaseNanos[4] / 1_000_000,
+        phaseNanos[5] / 1_000_000);
     return new TableDone(table, runId, counts.chunks, counts.rows, counts.compared, restarted);
   }
 
@@ -426,6 +440,33 @@ public final class CompareRun {
     }
   }
 
+  /** Flow control against the task's targets, or null when it names none or it is off. */
+  private VerdictFlow flow() {
+    if (config.flowChunksAhead() == 0) {
+      return null;
+    }
+    Map<String, Object> consumer = new HashMap<>(config.withPrefix("admin."));
+    consumer.keySet().retainAll(ConsumerConfig.configNames());
+    consumer.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+    return new VerdictFlow(
+        config.taskName(),
+        config.targets(),
+        config.flowChunksAhead(),
+        config.flowStallTimeout(),
+        config.resultsTopic(),
+        consumer,
+        registrySettings());
+  }
+
+  /** The schema registry settings of the Avro serdes, from the task's registry keys. */
+  private Map<String, Object> registrySettings() {
+    Map<String, Object> registry = new HashMap<>();
+    config
+        .withPrefix("schema.registry.")
+        .forEach((k, v) -> registry.put("schema.registry." + k, v));
+    return registry;
+  }
+
   /**
    * The hash-record producer. Its batches are kept within the largest record the topic accepts: the
    * topic's {@code max.message.bytes} limits a whole batch, so batching several parts of a split
@@ -444,11 +485,7 @@ public final class CompareRun {
     props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
     props.put(ProducerConfig.ACKS_CONFIG, "all");
     SpecificAvroSerializer<HashRecord> values = new SpecificAvroSerializer<>();
-    Map<String, Object> registry = new HashMap<>();
-    config
-        .withPrefix("schema.registry.")
-        .forEach((k, v) -> registry.put("schema.registry." + k, v));
-    values.configure(registry, false);
+    values.configure(registrySettings(), false);
     return new KafkaProducer<>(props, new StringSerializer(), values);
   }
 
