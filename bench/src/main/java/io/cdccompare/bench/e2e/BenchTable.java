@@ -26,6 +26,11 @@ public enum BenchTable {
           + rows
           + ") g";
     }
+
+    @Override
+    String mariadbLoadSelect(long rows) {
+      return "SELECT seq, seq * 7919 % 100000, CONCAT('s', seq % 10000000) FROM seq_1_to_" + rows;
+    }
   },
 
   /**
@@ -52,6 +57,13 @@ public enum BenchTable {
           + rows
           + ") g";
     }
+
+    @Override
+    String mariadbLoadSelect(long rows) {
+      return "SELECT seq DIV 997, seq % 997, seq * 7919 % 100000, CONCAT('s', seq % 10000000)"
+          + " FROM seq_1_to_"
+          + rows;
+    }
   },
 
   /**
@@ -73,6 +85,11 @@ public enum BenchTable {
     @Override
     String loadSelect(long rows) {
       return NARROW.loadSelect(rows);
+    }
+
+    @Override
+    String mariadbLoadSelect(long rows) {
+      return NARROW.mariadbLoadSelect(rows);
     }
   };
 
@@ -105,9 +122,19 @@ public enum BenchTable {
     };
   }
 
-  /** The source's bulk load: {@code INSERT INTO table SELECT …} of {@code rows} rows. */
-  String load(String qualifiedName, long rows) {
-    return "INSERT INTO " + qualifiedName + " " + loadSelect(rows);
+  /**
+   * The bulk load of {@code rows} rows, {@code INSERT INTO table SELECT …}, on the source or, for
+   * {@code --preload}, on a target of this kind: the same rows on both (MariaDB numbers them with
+   * its sequence engine, {@code seq_1_to_N}).
+   */
+  String load(TargetKind kind, String qualifiedName, long rows) {
+    return "INSERT INTO "
+        + qualifiedName
+        + " "
+        + switch (kind) {
+          case POSTGRES -> loadSelect(rows);
+          case MARIADB -> mariadbLoadSelect(rows);
+        };
   }
 
   abstract String postgresColumns();
@@ -115,4 +142,6 @@ public enum BenchTable {
   abstract String mariadbColumns();
 
   abstract String loadSelect(long rows);
+
+  abstract String mariadbLoadSelect(long rows);
 }

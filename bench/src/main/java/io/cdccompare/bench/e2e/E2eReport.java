@@ -19,13 +19,17 @@ public final class E2eReport {
     out.printf(
         Locale.ROOT,
         "%nEndToEndThroughput: %,d rows per table, full compare at deep=100, chunk %s, %s;"
-            + " copy = bulk INSERT … SELECT generate_series in one transaction, streamed"
-            + " (snapshot=never) and applied; %s; %s%n%n",
+            + " %s; %s; %s%n%n",
         options.rows(),
         options.chunk() == null
             ? "10,000 (default)"
             : String.format(Locale.ROOT, "%,d", options.chunk()),
         runs.isEmpty() ? "" : runs.get(0).partitions() + " partitions per table topic",
+        options.preload()
+            ? "--preload: the rows loaded on the source and every target before the capture"
+                + " started (no copy measured)"
+            : "copy = bulk INSERT … SELECT generate_series in one transaction, streamed"
+                + " (snapshot=never) and applied",
         external ? "external servers" : "embedded environment",
         options.warmupRows() > 0
             ? String.format(
@@ -126,7 +130,9 @@ public final class E2eReport {
     Set<String> parts = new LinkedHashSet<>();
     runs.forEach(
         r -> {
-          parts.addAll(r.copy().cpuSeconds().keySet());
+          if (r.copy() != null) {
+            parts.addAll(r.copy().cpuSeconds().keySet());
+          }
           parts.addAll(r.compare().cpuSeconds().keySet());
         });
     out.println();
@@ -141,7 +147,9 @@ public final class E2eReport {
     out.println("| " + String.join(" | ", header) + " |");
     out.println("|" + "---|".repeat(header.size()));
     for (TableRun r : runs) {
-      cpuLine(r, "copy", r.copy(), parts, out);
+      if (r.copy() != null) {
+        cpuLine(r, "copy", r.copy(), parts, out);
+      }
       cpuLine(r, "compare", r.compare(), parts, out);
     }
   }
@@ -183,7 +191,9 @@ public final class E2eReport {
     out.println("| table | window | JVM | thread group | µs/row |");
     out.println("|---|---|---|---|---|");
     for (TableRun r : runs) {
-      threadLines(r, "copy", r.copy(), out);
+      if (r.copy() != null) {
+        threadLines(r, "copy", r.copy(), out);
+      }
       threadLines(r, "compare", r.compare(), out);
     }
   }
@@ -229,7 +239,9 @@ public final class E2eReport {
     out.println("| " + String.join(" | ", header) + " |");
     out.println("|" + "---|".repeat(header.size()));
     for (TableRun r : runs) {
-      heapLine(r, "copy", r.copy().heaps(), jvms, out);
+      if (r.copy() != null) {
+        heapLine(r, "copy", r.copy().heaps(), jvms, out);
+      }
       heapLine(r, "compare", r.compare().heaps(), jvms, out);
     }
     if (!runs.isEmpty()) {

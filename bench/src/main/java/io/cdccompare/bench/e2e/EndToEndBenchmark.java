@@ -54,6 +54,9 @@ public final class EndToEndBenchmark implements AutoCloseable {
     pipeline = new Pipeline(servers, tables);
     pipeline.createTables();
     instruments = new Instruments(servers, pipeline);
+    if (options.preload()) {
+      preload(tables);
+    }
     sourceClockAhead = SourceClock.ahead(servers.source());
     say("source clock ahead of this machine's by " + sourceClockAhead.toNanos() / 1e6 + " ms");
     pipeline.startCapture();
@@ -72,8 +75,34 @@ public final class EndToEndBenchmark implements AutoCloseable {
     return runs;
   }
 
+  private long rowsOf(BenchTable table) {
+    return table == BenchTable.WARMUP ? options.warmupRows() : options.rows();
+  }
+
+  /** {@code --preload}: the rows on the source and on every target, before the capture starts. */
+  private void preload(List<BenchTable> tables) throws Exception {
+    for (BenchTable table : tables) {
+      long rows = rowsOf(table);
+      say(
+          String.format(
+              Locale.ROOT,
+              "%s: preloading %,d rows on the source and every target (no copy)",
+              pipeline.sourceName(table),
+              rows));
+      try (Connection c = servers.source().connect()) {
+        TargetKind.execute(c, table.load(TargetKind.POSTGRES, pipeline.sourceSql(table), rows));
+      }
+      for (Servers.Target target : servers.targets()) {
+        try (Connection c = target.connect()) {
+          TargetKind.execute(
+              c, table.load(target.kind(), pipeline.targetSql(target, table), rows));
+        }
+      }
+    }
+  }
+
   private TableRun measure(BenchTable table, long rows) throws Exception {
-    Copied copied = copy(table, rows);
+    Copied copied = options.preload() ? preloaded(table) : copy(table, rows);
     LoadedTables loaded = new LoadedTables(servers, pipeline);
     loaded.requireCounts(table, rows);
     loaded.settle(table);
@@ -84,6 +113,13 @@ public final class EndToEndBenchmark implements AutoCloseable {
   private record Copied(
       Instant committedAt, CopyWatch.Copy copy, int partitions, TableRun.Window window) {}
 
+  /** A preloaded table: nothing copied, only the topic's partition count is known. */
+  private Copied preloaded(BenchTable table) throws Exception {
+    try (CopyWatch watch = new CopyWatch(servers, pipeline, table)) {
+      return new Copied(null, null, watch.partitions(), null);
+    }
+  }
+
   private Copied copy(BenchTable table, long rows) throws Exception {
     say(
         String.format(
@@ -91,7 +127,7 @@ public final class EndToEndBenchmark implements AutoCloseable {
     try (CopyWatch watch = new CopyWatch(servers, pipeline, table);
         Connection c = servers.source().connect()) {
       c.setAutoCommit(false);
-      TargetKind.execute(c, table.load(pipeline.sourceSql(table), rows));
+      TargetKind.execute(c, table.load(TargetKind.POSTGRES, pipeline.sourceSql(table), rows));
       Instruments.Window window = instruments.start();
       c.commit();
       Instant committedAt = Instant.now();
@@ -144,7 +180,9 @@ public final class EndToEndBenchmark implements AutoCloseable {
             new TableRun.TargetFigures(
                 target.name(),
                 target.kind().label(),
-                seconds(copied.committedAt(), copied.copy().appliedAt().get(target.name())),
+                copied.copy() == null
+                    ? Double.NaN
+                    : seconds(copied.committedAt(), copied.copy().appliedAt().get(target.name())),
                 (lastOfTarget - startMs) / 1000.0,
                 VerdictLags.of(mine, watch::notedAt, sourceClockAhead, done.chunks()),
                 VerdictWatch.summary(mine, rows)));
@@ -154,7 +192,7 @@ public final class EndToEndBenchmark implements AutoCloseable {
           rows,
           copied.partitions(),
           done.chunks(),
-          seconds(copied.committedAt(), copied.copy().capturedAt()),
+          copied.copy() == null ? Double.NaN : seconds(copied.committedAt(), copied.copy().capturedAt()),
           producerSeconds,
           figures,
           copied.window(),
