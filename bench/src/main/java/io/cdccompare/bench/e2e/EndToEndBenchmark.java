@@ -94,8 +94,7 @@ public final class EndToEndBenchmark implements AutoCloseable {
       }
       for (Servers.Target target : servers.targets()) {
         try (Connection c = target.connect()) {
-          TargetKind.execute(
-              c, table.load(target.kind(), pipeline.targetSql(target, table), rows));
+          TargetKind.execute(c, table.load(target.kind(), pipeline.targetSql(target, table), rows));
         }
       }
     }
@@ -192,7 +191,9 @@ public final class EndToEndBenchmark implements AutoCloseable {
           rows,
           copied.partitions(),
           done.chunks(),
-          copied.copy() == null ? Double.NaN : seconds(copied.committedAt(), copied.copy().capturedAt()),
+          copied.copy() == null
+              ? Double.NaN
+              : seconds(copied.committedAt(), copied.copy().capturedAt()),
           producerSeconds,
           figures,
           copied.window(),

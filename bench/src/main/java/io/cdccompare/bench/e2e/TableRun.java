@@ -12,8 +12,8 @@ import java.util.Map;
  * @param captureSeconds from the load's commit until the topic held every change (polled every 100
  *     ms); NaN with {@code --preload}
  * @param producerSeconds wall time of {@code CompareRun.run()}: the producer alone
- * @param copy the copy window (load commit → last target applied): CPU and heap; null with
- *     {@code --preload}
+ * @param copy the copy window (load commit → last target applied): CPU and heap; null with {@code
+ *     --preload}
  * @param compare the compare window (start of {@code CompareRun.run()} → last result of the last
  *     target): CPU and heap
  */
