@@ -25,10 +25,12 @@ if [ "$T" = t ]; then
     for p in "${CC_PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
     for p in "${CC_PIDS[@]}"; do
       for _ in $(seq 1 60); do kill -0 "$p" 2>/dev/null || break; sleep 0.5; done
-      kill -9 "$p" 2>/dev/null
+      kill -9 "$p" 2>/dev/null || true
     done
   }
-  trap 'cc_rc=$?; cc_stop; (exit $cc_rc); cleanup' EXIT
+  # errexit is on in the peer script: a failing command inside the trap would end it before the
+  # peer's own cleanup runs, so the trap turns it off first
+  trap 'cc_rc=$?; set +e; cc_stop; (exit $cc_rc); cleanup' EXIT
   cc_start() { # name, then the command: runs in the background, log in $CC_DIR/<name>.log
     local name=$1; shift
     setsid "$@" > "$CC_DIR/$name.log" 2>&1 &
