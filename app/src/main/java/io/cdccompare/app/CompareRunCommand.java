@@ -138,7 +138,7 @@ final class CompareRunCommand implements Callable<Integer> {
       throws InterruptedException {
     ReportReader reader =
         new ReportReader(
-            ReportConfig.of(task.topicPrefix(), task.schemaRegistryUrl()),
+            ReportConfig.of(task.topicPrefix(), task.topics(), task.schemaRegistryUrl()),
             task.bootstrapServers(),
             consumerSettings(task),
             REPORT_READ_TIMEOUT);

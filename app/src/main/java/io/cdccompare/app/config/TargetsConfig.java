@@ -1,5 +1,6 @@
 package io.cdccompare.app.config;
 
+import io.cdccompare.core.stream.CompareTopics;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.producer.capture.CaptureConfig;
 import io.cdccompare.producer.config.ConfigFile;
@@ -37,6 +38,9 @@ public final class TargetsConfig {
   public static final String FETCH_SIZE = "fetch.size";
   public static final String HASHES_TIMEOUT_MS = "hashes.timeout.ms";
   public static final String RESULTS_TOPIC = "results.topic";
+  public static final String HASHES_TOPIC = "hashes.topic";
+  public static final String REPORT_TOPIC = "report.topic";
+  public static final String ALERTS_TOPIC = "alerts.topic";
   public static final String REPORT_AGGREGATE = "report.aggregate";
   public static final String SLOT_NAME = "slot.name";
   public static final String STATE_DIR = "state.dir";
@@ -95,6 +99,25 @@ public final class TargetsConfig {
               null,
               Importance.LOW,
               "Topic of the chunk results (default <prefix>.compare.results).")
+          .define(
+              HASHES_TOPIC,
+              Type.STRING,
+              null,
+              Importance.LOW,
+              "Topic of the hash records, as the compare tasks' hashes.topic; the report counts"
+                  + " noted chunks from it (default <prefix>.compare.hashes).")
+          .define(
+              REPORT_TOPIC,
+              Type.STRING,
+              null,
+              Importance.LOW,
+              "Topic of the report entries (default <prefix>.compare.report).")
+          .define(
+              ALERTS_TOPIC,
+              Type.STRING,
+              null,
+              Importance.LOW,
+              "Topic of the verifiers' and the report's alerts (default <prefix>.compare.alerts).")
           .define(
               REPORT_AGGREGATE,
               Type.BOOLEAN,
@@ -194,7 +217,8 @@ public final class TargetsConfig {
             .topicPrefix(topicPrefix())
             .target(section.url(), section.user(), section.password())
             .bookkeepingSchema(section.bookkeepingSchema())
-            .resultsTopic(values.getString(RESULTS_TOPIC))
+            .resultsTopic(topics().results())
+            .alertsTopic(topics().alerts())
             .applyBatchSize(values.getInt(APPLY_BATCH_SIZE))
             .applyMaxDelay(Duration.ofMillis(values.getLong(APPLY_MAX_DELAY_MS)))
             .fetchSize(values.getInt(FETCH_SIZE))
@@ -215,19 +239,19 @@ public final class TargetsConfig {
     }
   }
 
+  /** The compare's topics: the defaults under the topic prefix, or the names this file sets. */
+  public CompareTopics topics() {
+    return CompareTopics.defaults(topicPrefix())
+        .with(
+            values.getString(HASHES_TOPIC),
+            values.getString(RESULTS_TOPIC),
+            values.getString(REPORT_TOPIC),
+            values.getString(ALERTS_TOPIC));
+  }
+
   /** The report aggregation's topics and application id under this topic prefix. */
   public ReportConfig reportConfig() {
-    ReportConfig defaults = ReportConfig.of(topicPrefix(), schemaRegistryUrl());
-    String results = values.getString(RESULTS_TOPIC);
-    return results == null || results.isBlank()
-        ? defaults
-        : new ReportConfig(
-            defaults.applicationId(),
-            results,
-            defaults.hashesTopic(),
-            defaults.reportTopic(),
-            defaults.alertsTopic(),
-            defaults.registryUrl());
+    return ReportConfig.of(topicPrefix(), topics(), schemaRegistryUrl());
   }
 
   public boolean reportAggregate() {

@@ -63,6 +63,41 @@ class TargetsConfigTest {
   }
 
   @Test
+  void customTopicNamesReachTheVerifiersAndTheReport() {
+    // Given a file that names its own hashes, results, report and alerts topics
+    Map<String, String> values = twoTargets();
+    values.put("hashes.topic", "audit.hashes");
+    values.put("results.topic", "audit.results");
+    values.put("report.topic", "audit.report");
+    values.put("alerts.topic", "ops.alerts");
+
+    // When the verifiers' and the report's settings are built
+    TargetsConfig config = TargetsConfig.of(values);
+    VerifierSettings a = config.verifierSettings("a");
+
+    // Then every program uses those names: the verifiers publish results and stop alerts there,
+    // the report reads the results and the noted chunks and writes its entries and alerts there
+    assertThat(a.resultsTopic()).isEqualTo("audit.results");
+    assertThat(a.alertsTopic()).isEqualTo("ops.alerts");
+    assertThat(config.reportConfig().resultsTopic()).isEqualTo("audit.results");
+    assertThat(config.reportConfig().hashesTopic()).isEqualTo("audit.hashes");
+    assertThat(config.reportConfig().reportTopic()).isEqualTo("audit.report");
+    assertThat(config.reportConfig().alertsTopic()).isEqualTo("ops.alerts");
+  }
+
+  @Test
+  void withoutTopicNamesEveryProgramUsesTheDefaultsUnderThePrefix() {
+    // Given a file that names no topic / When the settings are built
+    TargetsConfig config = TargetsConfig.of(twoTargets());
+
+    // Then the verifiers and the report agree on shop.compare.*
+    assertThat(config.verifierSettings("b").resultsTopic()).isEqualTo("shop.compare.results");
+    assertThat(config.verifierSettings("b").alertsTopic()).isEqualTo("shop.compare.alerts");
+    assertThat(config.reportConfig().hashesTopic()).isEqualTo("shop.compare.hashes");
+    assertThat(config.reportConfig().alertsTopic()).isEqualTo("shop.compare.alerts");
+  }
+
+  @Test
   void theTargetToRunMustBeNamedWhenThereAreSeveral() {
     TargetsConfig config = TargetsConfig.of(twoTargets());
 

@@ -1,5 +1,6 @@
 package io.cdccompare.bench.e2e;
 
+import io.cdccompare.core.stream.CompareTopics;
 import io.cdccompare.core.stream.TableTopic;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.producer.capture.Capture;
@@ -187,7 +188,7 @@ public final class Pipeline implements AutoCloseable {
 
   /** The compare's results topic (the verifiers' default). */
   public String resultsTopic() {
-    return servers.topicPrefix() + ".compare.results";
+    return CompareTopics.defaults(servers.topicPrefix()).results();
   }
 
   /** Stops the verifiers and the capture; on external servers removes what the run created. */

@@ -1,5 +1,6 @@
 package io.cdccompare.producer.capture;
 
+import io.cdccompare.core.stream.CompareTopics;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.producer.config.ConfigFile;
 import io.cdccompare.producer.config.ConnectionSettings;
@@ -264,7 +265,7 @@ public final class CaptureConfig {
   }
 
   public String alertsTopic() {
-    return orDefault(ALERTS_TOPIC, topicPrefix() + ".compare.alerts");
+    return orDefault(ALERTS_TOPIC, CompareTopics.defaults(topicPrefix()).alerts());
   }
 
   public String engineName() {

@@ -5,6 +5,7 @@ import io.cdccompare.core.compare.ChunkPacing;
 import io.cdccompare.core.compare.TableTask;
 import io.cdccompare.core.rowhash.CanonicalFormat;
 import io.cdccompare.core.rowhash.HashFunction;
+import io.cdccompare.core.stream.CompareTopics;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.producer.config.ConfigFile;
 import io.cdccompare.producer.config.ConnectionSettings;
@@ -52,6 +53,7 @@ public final class CompareConfig {
   public static final String FLOW_AHEAD = "flow.chunks.ahead";
   public static final String FLOW_STALL_MS = "flow.stall.timeout.ms";
   public static final String RESULTS_TOPIC = "results.topic";
+  public static final String REPORT_TOPIC = "report.topic";
 
   /** The largest chunk: a chunk's compared keys and hashes are held in memory until it closes. */
   static final int MAX_CHUNK = 1_000_000;
@@ -207,7 +209,14 @@ public final class CompareConfig {
               "",
               Importance.LOW,
               "Topic of the verifiers' chunk results that flow control reads (default:"
-                  + " <prefix>.compare.results, the targets file's default).");
+                  + " <prefix>.compare.results, the targets file's default).")
+          .define(
+              REPORT_TOPIC,
+              Type.STRING,
+              "",
+              Importance.LOW,
+              "Topic of the report entries that compare run --wait reads (default:"
+                  + " <prefix>.compare.report, the targets file's default).");
 
   private final AbstractConfig values;
   private final Map<String, String> raw;
@@ -273,9 +282,18 @@ public final class CompareConfig {
     return HashFunction.messageDigest(values.getString(HASH_FUNCTION));
   }
 
+  /** The compare's topics: the defaults under the topic prefix, or the names this file sets. */
+  public CompareTopics topics() {
+    return CompareTopics.defaults(topicPrefix())
+        .with(
+            values.getString(HASHES_TOPIC),
+            values.getString(RESULTS_TOPIC),
+            values.getString(REPORT_TOPIC),
+            null);
+  }
+
   public String hashesTopic() {
-    String topic = values.getString(HASHES_TOPIC);
-    return topic == null || topic.isBlank() ? topicPrefix() + ".compare.hashes" : topic;
+    return topics().hashes();
   }
 
   public int hashesTopicPartitions() {
@@ -323,8 +341,7 @@ public final class CompareConfig {
   }
 
   public String resultsTopic() {
-    String topic = values.getString(RESULTS_TOPIC);
-    return topic == null || topic.isBlank() ? topicPrefix() + ".compare.results" : topic;
+    return topics().results();
   }
 
   /** Settings under a pass-through prefix, with the prefix removed. */

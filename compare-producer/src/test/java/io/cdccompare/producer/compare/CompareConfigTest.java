@@ -45,6 +45,39 @@ class CompareConfigTest {
     assertThat(orders.comparedColumns()).isEmpty();
     assertThat(config.hashesTopic()).isEqualTo("shop.compare.hashes");
     assertThat(config.pacing().limits()).isFalse();
+    assertThat(config.flowChunksAhead()).isZero(); // no targets, no flow control
+  }
+
+  @Test
+  void topicNamesDefaultUnderThePrefixAndTheTaskMayNameItsOwn() {
+    // Given a task with targets that names its hashes, results and report topics
+    Map<String, String> values = base();
+    values.put("targets", "a, b");
+    values.put("hashes.topic", "audit.hashes");
+    values.put("results.topic", "audit.results");
+    values.put("report.topic", "audit.report");
+
+    // When it is loaded
+    CompareConfig config = CompareConfig.of(values);
+
+    // Then those names are used (flow control reads the results, --wait the report), and flow
+    // control is on with its defaults
+    assertThat(config.topics().hashes()).isEqualTo("audit.hashes");
+    assertThat(config.resultsTopic()).isEqualTo("audit.results");
+    assertThat(config.topics().report()).isEqualTo("audit.report");
+    assertThat(config.flowChunksAhead()).isEqualTo(3);
+    assertThat(config.flowStallTimeout()).hasSeconds(60);
+    assertThat(CompareConfig.of(base()).resultsTopic()).isEqualTo("shop.compare.results");
+  }
+
+  @Test
+  void flowControlSettingsAreCheckedNamingTheKey() {
+    // Given a negative number of chunks ahead / Then the key is named
+    Map<String, String> values = base();
+    values.put("flow.chunks.ahead", "-1");
+    assertThatThrownBy(() -> CompareConfig.of(values))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("flow.chunks.ahead");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.cdccompare.topology.report;
 
+import io.cdccompare.core.stream.CompareTopics;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsConfig;
@@ -42,12 +43,18 @@ public record ReportConfig(
    */
   public static ReportConfig of(String topicPrefix, String registryUrl) {
     requireText(topicPrefix, "topicPrefix");
+    return of(topicPrefix, CompareTopics.defaults(topicPrefix), registryUrl);
+  }
+
+  /** The topics named, and the application id {@code <prefix>-compare-report}. */
+  public static ReportConfig of(String topicPrefix, CompareTopics topics, String registryUrl) {
+    requireText(topicPrefix, "topicPrefix");
     return new ReportConfig(
         topicPrefix + "-compare-report",
-        topicPrefix + ".compare.results",
-        topicPrefix + ".compare.hashes",
-        topicPrefix + ".compare.report",
-        topicPrefix + ".compare.alerts",
+        topics.results(),
+        topics.hashes(),
+        topics.report(),
+        topics.alerts(),
         registryUrl);
   }
 

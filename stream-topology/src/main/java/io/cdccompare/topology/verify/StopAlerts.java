@@ -37,7 +37,7 @@ interface StopAlerts {
 
   /** The settings' alerts topic, created when missing. */
   static String topic(VerifierSettings settings) {
-    return settings.topicPrefix() + ".compare.alerts";
+    return settings.alertsTopic();
   }
 
   /** Alerts to Kafka: the settings' bootstrap servers, registry and {@code producer.*} extras. */

@@ -1,5 +1,6 @@
 package io.cdccompare.topology.verify;
 
+import io.cdccompare.core.stream.CompareTopics;
 import io.cdccompare.core.table.TableName;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,6 +28,8 @@ import java.util.regex.Pattern;
  * @param bookkeepingSchema schema (PostgreSQL) or database (MariaDB) of the checkpoint and verdict
  *     tables, {@code null} for the connection's current one
  * @param resultsTopic where chunk results go (default {@code <prefix>.compare.results})
+ * @param alertsTopic where the verifier's stop alerts go (UNVERIFIABLE at a poison record,
+ *     RESYNC_NEEDED at a gap; default {@code <prefix>.compare.alerts})
  * @param applyBatchSize changes applied in one target transaction at most (default 500)
  * @param applyMaxDelay longest a change waits in a pending batch before it is applied (default 500
  *     ms); a commit of Kafka offsets applies it earlier in any case
@@ -49,6 +52,7 @@ public record VerifierSettings(
     String targetPassword,
     String bookkeepingSchema,
     String resultsTopic,
+    String alertsTopic,
     int applyBatchSize,
     Duration applyMaxDelay,
     int fetchSize,
@@ -136,9 +140,10 @@ public record VerifierSettings(
           "two source tables are applied to one target table: " + targets);
     }
     targetTables = java.util.Collections.unmodifiableMap(targets);
-    if (resultsTopic == null || resultsTopic.isBlank()) {
-      resultsTopic = topicPrefix + ".compare.results";
-    }
+    CompareTopics named =
+        CompareTopics.defaults(topicPrefix).with(null, resultsTopic, null, alertsTopic);
+    resultsTopic = named.results();
+    alertsTopic = named.alerts();
     if (applyBatchSize <= 0) {
       throw new IllegalArgumentException(
           "apply.batch.size must be positive, was " + applyBatchSize);
@@ -222,6 +227,8 @@ public record VerifierSettings(
         + bookkeepingSchema
         + ", resultsTopic="
         + resultsTopic
+        + ", alertsTopic="
+        + alertsTopic
         + ", applyBatchSize="
         + applyBatchSize
         + ", applyMaxDelay="
@@ -255,6 +262,7 @@ public record VerifierSettings(
     private String targetPassword;
     private String bookkeepingSchema;
     private String resultsTopic;
+    private String alertsTopic;
     private int applyBatchSize = DEFAULT_APPLY_BATCH_SIZE;
     private Duration applyMaxDelay = DEFAULT_APPLY_MAX_DELAY;
     private int fetchSize = DEFAULT_FETCH_SIZE;
@@ -315,6 +323,11 @@ public record VerifierSettings(
       return this;
     }
 
+    public Builder alertsTopic(String alertsTopic) {
+      this.alertsTopic = alertsTopic;
+      return this;
+    }
+
     public Builder applyBatchSize(int applyBatchSize) {
       this.applyBatchSize = applyBatchSize;
       return this;
@@ -354,6 +367,7 @@ public record VerifierSettings(
           targetPassword,
           bookkeepingSchema,
           resultsTopic,
+          alertsTopic,
           applyBatchSize,
           applyMaxDelay,
           fetchSize,

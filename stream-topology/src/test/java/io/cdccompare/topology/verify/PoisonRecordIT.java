@@ -81,6 +81,7 @@ class PoisonRecordIT {
             .applyBatchSize(50)
             .applyMaxDelay(Duration.ofMillis(100))
             .streamsProperty("commit.interval.ms", "200")
+            .alertsTopic("ops-alerts-" + source.prefix) // a topic of the user's own naming
             .build();
     try (SourceFixture.Running capture = source.startCapture("public.items");
         VerifierApp app =
@@ -142,7 +143,7 @@ class PoisonRecordIT {
       assertThat(ids(target, database)).doesNotContainAnyElementsOf(after);
 
       // And the table is reported unverifiable on this target, naming the record
-      Alert alert = firstAlert(env, StopAlerts.topic(settings));
+      Alert alert = firstAlert(env, "ops-alerts-" + source.prefix);
       assertThat(alert.getCode()).isEqualTo(AlertCode.UNVERIFIABLE);
       assertThat(alert.getTarget()).isEqualTo("poisoned");
       assertThat(alert.getOrigin()).isEqualTo("poisoned");
