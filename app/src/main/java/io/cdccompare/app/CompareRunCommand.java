@@ -4,6 +4,7 @@ import io.cdccompare.app.report.RunReport;
 import io.cdccompare.app.report.RunWait;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.producer.compare.CompareRun;
+import io.cdccompare.schemas.registry.RegistryClientConfig;
 import io.cdccompare.topology.report.ReportConfig;
 import io.cdccompare.topology.report.ReportReader;
 import java.nio.file.Path;
@@ -138,7 +139,8 @@ final class CompareRunCommand implements Callable<Integer> {
       throws InterruptedException {
     ReportReader reader =
         new ReportReader(
-            ReportConfig.of(task.topicPrefix(), task.topics(), task.schemaRegistryUrl()),
+            ReportConfig.of(task.topicPrefix(), task.topics(), task.schemaRegistryUrl())
+                .withRegistrySettings(task.withPrefix(RegistryClientConfig.PREFIX)),
             task.bootstrapServers(),
             consumerSettings(task),
             REPORT_READ_TIMEOUT);

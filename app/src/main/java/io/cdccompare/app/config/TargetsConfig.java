@@ -6,6 +6,7 @@ import io.cdccompare.producer.capture.CaptureConfig;
 import io.cdccompare.producer.config.ConfigFile;
 import io.cdccompare.producer.config.ConnectionSettings;
 import io.cdccompare.producer.config.ConnectionSettings.SourceDatabase;
+import io.cdccompare.schemas.registry.RegistryClientConfig;
 import io.cdccompare.topology.report.ReportConfig;
 import io.cdccompare.topology.verify.VerifierSettings;
 import java.nio.file.Path;
@@ -232,6 +233,8 @@ public final class TargetsConfig {
       }
     }
     streamsProperties().forEach(builder::streamsProperty);
+    withPrefix(RegistryClientConfig.PREFIX)
+        .forEach((key, value) -> builder.registrySetting(key, String.valueOf(value)));
     try {
       return builder.build();
     } catch (IllegalArgumentException e) {
@@ -251,7 +254,8 @@ public final class TargetsConfig {
 
   /** The report aggregation's topics and application id under this topic prefix. */
   public ReportConfig reportConfig() {
-    return ReportConfig.of(topicPrefix(), topics(), schemaRegistryUrl());
+    return ReportConfig.of(topicPrefix(), topics(), schemaRegistryUrl())
+        .withRegistrySettings(withPrefix(RegistryClientConfig.PREFIX));
   }
 
   public boolean reportAggregate() {

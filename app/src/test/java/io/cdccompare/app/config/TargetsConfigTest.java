@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cdccompare.core.table.TableName;
+import io.cdccompare.schemas.registry.RegistryClientConfig;
 import io.cdccompare.topology.verify.VerifierSettings;
 import java.time.Duration;
 import java.util.HashMap;
@@ -83,6 +84,25 @@ class TargetsConfigTest {
     assertThat(config.reportConfig().hashesTopic()).isEqualTo("audit.hashes");
     assertThat(config.reportConfig().reportTopic()).isEqualTo("audit.report");
     assertThat(config.reportConfig().alertsTopic()).isEqualTo("ops.alerts");
+  }
+
+  @Test
+  void registrySettingsReachTheVerifiersAndTheReport() {
+    // Given a file with basic authentication for the registry
+    Map<String, String> values = twoTargets();
+    values.put("schema.registry.basic.auth.user.info", "cdc:s3cret");
+
+    // When the verifiers' and the report's serde settings are built
+    TargetsConfig config = TargetsConfig.of(values);
+
+    // Then both carry it under the key the registry client reads (before, only the URL reached
+    // the report, and the verifiers read registry keys from streams.* alone)
+    assertThat(config.verifierSettings("a").registrySettings())
+        .containsExactly(Map.entry("basic.auth.user.info", "cdc:s3cret"));
+    assertThat(
+            RegistryClientConfig.fromConfigs(config.reportConfig().serdeConfig())
+                .basicAuthUserInfo())
+        .contains("cdc:s3cret");
   }
 
   @Test

@@ -8,6 +8,7 @@ import io.cdccompare.producer.config.KafkaProbe;
 import io.cdccompare.schemas.avro.Alert;
 import io.cdccompare.schemas.avro.AlertCode;
 import io.cdccompare.schemas.avro.Marker;
+import io.cdccompare.schemas.registry.RegistryClientConfig;
 import io.cdccompare.schemas.serde.SpecificAvroSerializer;
 import io.debezium.embedded.Connect;
 import io.debezium.engine.DebeziumEngine;
@@ -191,9 +192,8 @@ public final class Capture implements AutoCloseable {
 
   /** {@code schema.registry.*} settings as the Avro serializer reads them. */
   private Map<String, Object> registryProps() {
-    Map<String, Object> out = new HashMap<>();
-    config.withPrefix("schema.registry.").forEach((k, v) -> out.put("schema.registry." + k, v));
-    return out;
+    return RegistryClientConfig.serdeSettings(
+        config.schemaRegistryUrl(), config.withPrefix(RegistryClientConfig.PREFIX));
   }
 
   private Map<String, Object> adminProps() {

@@ -11,6 +11,7 @@ import io.cdccompare.producer.compare.TaskPositions.Position;
 import io.cdccompare.producer.source.PgCatalog;
 import io.cdccompare.schemas.avro.HashRecord;
 import io.cdccompare.schemas.avro.TaskKind;
+import io.cdccompare.schemas.registry.RegistryClientConfig;
 import io.cdccompare.schemas.serde.SpecificAvroSerializer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -460,11 +461,8 @@ public final class CompareRun {
 
   /** The schema registry settings of the Avro serdes, from the task's registry keys. */
   private Map<String, Object> registrySettings() {
-    Map<String, Object> registry = new HashMap<>();
-    config
-        .withPrefix("schema.registry.")
-        .forEach((k, v) -> registry.put("schema.registry." + k, v));
-    return registry;
+    return RegistryClientConfig.serdeSettings(
+        config.schemaRegistryUrl(), config.withPrefix(RegistryClientConfig.PREFIX));
   }
 
   /**

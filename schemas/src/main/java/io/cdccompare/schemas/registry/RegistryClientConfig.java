@@ -3,6 +3,7 @@ package io.cdccompare.schemas.registry;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -35,6 +36,13 @@ public record RegistryClientConfig(
 
   /** {@code user:password} for basic authentication (Confluent's key). */
   public static final String BASIC_AUTH_USER_INFO = "basic.auth.user.info";
+
+  /** The same under the registry prefix, as the configuration files' pass-through writes it. */
+  public static final String PREFIXED_BASIC_AUTH_USER_INFO =
+      "schema.registry." + BASIC_AUTH_USER_INFO;
+
+  /** The prefix of the registry keys in cdc-compare's configuration files. */
+  public static final String PREFIX = "schema.registry.";
 
   public static final String CONNECT_TIMEOUT_MS = "schema.registry.connect.timeout.ms";
   public static final String REQUEST_TIMEOUT_MS = "schema.registry.request.timeout.ms";
@@ -89,6 +97,22 @@ public record RegistryClientConfig(
   }
 
   /**
+   * The serde settings for a registry: {@code schema.registry.url} and each of the file's {@code
+   * schema.registry.*} pass-through settings under its full key ({@code basic.auth.user.info} →
+   * {@code schema.registry.basic.auth.user.info}). The one place where a program turns its
+   * configuration into what the Avro serdes read.
+   *
+   * @param url the file's {@code schema.registry.url}
+   * @param passThrough the file's {@code schema.registry.*} settings without the prefix
+   */
+  public static Map<String, Object> serdeSettings(String url, Map<String, ?> passThrough) {
+    Map<String, Object> settings = new LinkedHashMap<>();
+    passThrough.forEach((key, value) -> settings.put(PREFIX + key, value));
+    settings.put(URL, url);
+    return settings;
+  }
+
+  /**
    * Reads the keys of this class from client configuration (a Kafka producer's, consumer's or
    * Streams application's map); other keys are ignored, since the map belongs to the client.
    *
@@ -110,7 +134,10 @@ public record RegistryClientConfig(
         }
       }
     }
-    Object userInfo = configs.get(BASIC_AUTH_USER_INFO);
+    Object userInfo = configs.get(PREFIXED_BASIC_AUTH_USER_INFO);
+    if (userInfo == null) {
+      userInfo = configs.get(BASIC_AUTH_USER_INFO);
+    }
     return new RegistryClientConfig(
         urls,
         millis(configs, CONNECT_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT),

@@ -26,6 +26,23 @@ class RegistryClientConfigTest {
   }
 
   @Test
+  void aFilesPassThroughSettingsBecomeSerdeSettingsThatTheClientReads() {
+    // Given a file's schema.registry.* settings, basic authentication among them
+    Map<String, Object> serde =
+        RegistryClientConfig.serdeSettings(
+            "http://a:8081", Map.of("basic.auth.user.info", "u:p", "max.attempts", "2"));
+
+    // Then the serdes get them under their full keys, and the client reads the authentication
+    assertThat(serde)
+        .containsEntry("schema.registry.url", "http://a:8081")
+        .containsEntry("schema.registry.basic.auth.user.info", "u:p")
+        .containsEntry("schema.registry.max.attempts", "2");
+    RegistryClientConfig config = RegistryClientConfig.fromConfigs(serde);
+    assertThat(config.basicAuthUserInfo()).contains("u:p");
+    assertThat(config.maxAttempts()).isEqualTo(2);
+  }
+
+  @Test
   void readsEveryKeyAsTextOrNumber() {
     RegistryClientConfig config =
         RegistryClientConfig.fromConfigs(

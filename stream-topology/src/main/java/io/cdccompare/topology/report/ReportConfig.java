@@ -1,6 +1,7 @@
 package io.cdccompare.topology.report;
 
 import io.cdccompare.core.stream.CompareTopics;
+import io.cdccompare.schemas.registry.RegistryClientConfig;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsConfig;
@@ -18,6 +19,8 @@ import org.apache.kafka.streams.StreamsConfig;
  * @param reportTopic the compacted report (default {@code <prefix>.compare.report})
  * @param alertsTopic alert events (default {@code <prefix>.compare.alerts})
  * @param registryUrl {@code schema.registry.url}; {@code mock://NAME} for an in-JVM registry
+ * @param registrySettings the file's other {@code schema.registry.*} settings, without the prefix
+ *     (basic authentication, timeouts)
  */
 public record ReportConfig(
     String applicationId,
@@ -25,9 +28,22 @@ public record ReportConfig(
     String hashesTopic,
     String reportTopic,
     String alertsTopic,
-    String registryUrl) {
+    String registryUrl,
+    Map<String, String> registrySettings) {
+
+  /** Without registry settings beyond the URL. */
+  public ReportConfig(
+      String applicationId,
+      String resultsTopic,
+      String hashesTopic,
+      String reportTopic,
+      String alertsTopic,
+      String registryUrl) {
+    this(applicationId, resultsTopic, hashesTopic, reportTopic, alertsTopic, registryUrl, Map.of());
+  }
 
   public ReportConfig {
+    registrySettings = Map.copyOf(registrySettings);
     requireText(applicationId, "applicationId");
     requireText(resultsTopic, "resultsTopic");
     requireText(hashesTopic, "hashesTopic");
@@ -60,7 +76,19 @@ public record ReportConfig(
 
   /** The serde settings of the Avro topics. */
   public Map<String, Object> serdeConfig() {
-    return Map.of("schema.registry.url", registryUrl);
+    return RegistryClientConfig.serdeSettings(registryUrl, registrySettings);
+  }
+
+  /**
+   * The same with the file's {@code schema.registry.*} settings (without the prefix; the URL is
+   * {@link #registryUrl}).
+   */
+  public ReportConfig withRegistrySettings(Map<String, ?> settings) {
+    Map<String, String> own = new java.util.TreeMap<>();
+    settings.forEach((k, v) -> own.put(k, String.valueOf(v)));
+    own.remove("url");
+    return new ReportConfig(
+        applicationId, resultsTopic, hashesTopic, reportTopic, alertsTopic, registryUrl, own);
   }
 
   /**

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -36,6 +37,8 @@ import java.util.regex.Pattern;
  * @param fetchSize rows per round trip when the verifier reads the target (default 10 000)
  * @param hashesTimeout how long a CLOSE marker waits for its hash records on the hashes topic
  *     before the chunk is UNVERIFIABLE (default 60 s)
+ * @param registrySettings the targets file's {@code schema.registry.*} settings other than the URL,
+ *     without the prefix (basic authentication, timeouts)
  * @param streamsProperties extra Kafka Streams (and client) properties; they may not change what
  *     the guarantees rest on (see {@link #RESERVED_PROPERTIES})
  */
@@ -57,6 +60,7 @@ public record VerifierSettings(
     Duration applyMaxDelay,
     int fetchSize,
     Duration hashesTimeout,
+    Map<String, String> registrySettings,
     Map<String, String> streamsProperties) {
 
   public static final int DEFAULT_APPLY_BATCH_SIZE = 500;
@@ -160,6 +164,7 @@ public record VerifierSettings(
       throw new IllegalArgumentException("hashes.timeout must be positive, was " + hashesTimeout);
     }
     streamsProperties = streamsProperties == null ? Map.of() : Map.copyOf(streamsProperties);
+    registrySettings = registrySettings == null ? Map.of() : Map.copyOf(registrySettings);
     for (String key : streamsProperties.keySet()) {
       if (RESERVED_PROPERTIES.contains(key)) {
         throw new IllegalArgumentException(
@@ -267,6 +272,7 @@ public record VerifierSettings(
     private Duration applyMaxDelay = DEFAULT_APPLY_MAX_DELAY;
     private int fetchSize = DEFAULT_FETCH_SIZE;
     private Duration hashesTimeout = DEFAULT_HASHES_TIMEOUT;
+    private final Map<String, String> registrySettings = new TreeMap<>();
     private final Map<String, String> streamsProperties = new HashMap<>();
 
     private Builder(String target) {
@@ -348,6 +354,14 @@ public record VerifierSettings(
       return this;
     }
 
+    /** A {@code schema.registry.*} setting, its key without the prefix. */
+    public Builder registrySetting(String key, String value) {
+      if (!key.equals("url")) {
+        registrySettings.put(key, value);
+      }
+      return this;
+    }
+
     public Builder streamsProperty(String key, String value) {
       streamsProperties.put(key, value);
       return this;
@@ -372,6 +386,7 @@ public record VerifierSettings(
           applyMaxDelay,
           fetchSize,
           hashesTimeout,
+          registrySettings,
           streamsProperties);
     }
   }

@@ -4,6 +4,7 @@ import io.cdccompare.core.table.TableName;
 import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.HashRecord;
 import io.cdccompare.schemas.avro.Marker;
+import io.cdccompare.schemas.registry.RegistryClientConfig;
 import io.cdccompare.schemas.serde.SpecificAvroDeserializer;
 import io.cdccompare.schemas.serde.SpecificAvroSerializer;
 import java.time.Clock;
@@ -138,17 +139,7 @@ public final class VerifyTopologyFactory {
 
   /** The registry settings for the serdes: the URL and any {@code schema.registry.*} extra. */
   private static Map<String, Object> registryConfig(VerifierSettings settings) {
-    Map<String, Object> config = new HashMap<>();
-    settings
-        .streamsProperties()
-        .forEach(
-            (key, value) -> {
-              if (key.startsWith("schema.registry.") || key.equals("basic.auth.user.info")) {
-                config.put(key, value);
-              }
-            });
-    config.put("schema.registry.url", settings.registryUrl());
-    return config;
+    return RegistryClientConfig.serdeSettings(settings.registryUrl(), settings.registrySettings());
   }
 
   private static <T extends SpecificRecord> SpecificAvroDeserializer<T> deserializer(
