@@ -29,11 +29,12 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * Apply throughput into each target kind (DESIGN.md §3.6): {@link TargetApplier#apply} called
- * directly with batches of upserts of narrow rows ({@code id bigint PRIMARY KEY, v int, s text}),
- * as the verifier's apply stage sends them: each batch is one target transaction that locks and
- * moves the checkpoints of the 3 partitions its records come from. A plain main on the embedded
- * target PostgreSQL and MariaDB, not JMH; the Kafka Streams topology around it is not measured.
+ * Apply throughput into each target kind (docs/design.md, "Delivery guarantees"): {@link
+ * TargetApplier#apply} called directly with batches of upserts of narrow rows ({@code id bigint
+ * PRIMARY KEY, v int, s text}), as the verifier's apply stage sends them: each batch is one target
+ * transaction that locks and moves the checkpoints of the 3 partitions its records come from. A
+ * plain main on the embedded target PostgreSQL and MariaDB, not JMH; the Kafka Streams topology
+ * around it is not measured.
  *
  * <p>Per target, after unmeasured warm-up batches (into keys the measured phases never touch):
  * <b>insert</b> — upserts of new keys in key order; <b>update</b> — upserts of existing keys in

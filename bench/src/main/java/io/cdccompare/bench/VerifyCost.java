@@ -34,9 +34,10 @@ import java.util.Random;
 import java.util.Set;
 
 /**
- * Cost of verifying one chunk on a target (DESIGN.md §3.3, issue goal: p50 ≤ 30 ms for a 10 000-key
- * chunk on a 1 M-row target): {@link ChunkVerifier#verify} called directly, as the verifier does at
- * a CLOSE marker, on the embedded target PostgreSQL and MariaDB. A plain main, not JMH.
+ * Cost of verifying one chunk on a target (docs/design.md, "Verifying a chunk on a target"; issue
+ * goal: p50 ≤ 30 ms for a 10 000-key chunk on a 1 M-row target): {@link ChunkVerifier#verify}
+ * called directly, as the verifier does at a CLOSE marker, on the embedded target PostgreSQL and
+ * MariaDB. A plain main, not JMH.
  *
  * <p>Each target holds {@code narrow (id bigint PRIMARY KEY, v int, s text)} with {@code rows}
  * rows. A chunk is {@code chunk} consecutive keys starting at a random row (seeded), so chunks are

@@ -100,7 +100,7 @@ public final class ChunkHashes {
     return hash;
   }
 
-  /** The hash of pair {@code i} as lowercase hex (the form of DESIGN.md §3.1). */
+  /** The hash of pair {@code i} as lowercase hex (the form of docs/design.md, "Row hash"). */
   public String hashHex(int i) {
     return HEX.formatHex(hash(i));
   }

@@ -30,7 +30,10 @@ public final class Schemas {
   /** Suffix of the subject of a topic's record values. */
   public static final String VALUE_SUFFIX = "-value";
 
-  /** Every record type we publish, with the topic that carries it (defaults of DESIGN.md §1). */
+  /**
+   * Every record type we publish, with the topic that carries it (the defaults of docs/design.md,
+   * "The flow").
+   */
   public enum Entry {
     /** Chunk notes, in every partition of each table topic {@code <prefix>.<schema>.<table>}. */
     MARKER(Marker.class),

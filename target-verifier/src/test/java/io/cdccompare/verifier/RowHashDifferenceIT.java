@@ -147,7 +147,8 @@ class RowHashDifferenceIT {
     // When both rows are hashed in the compatible format
     Outcome outcome = hashBoth(env, "text", "TEXT", "''", "NULL", "''", CanonicalFormat.COMPATIBLE);
 
-    // Then they hash equal, as DESIGN.md 3.1 says (which is why strict exists)
+    // Then they hash equal, as docs/row-hash.md, "Known ambiguities", says (which is why strict
+    // exists)
     assertThat(outcome.changedRowHashesEqual()).isTrue();
   }
 

@@ -23,10 +23,11 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * Follows the initial copy of a load through the stream: the table topic's end offsets (the capture
  * has written every change) and each target's checkpoints (the verifier has applied and committed
- * them in the target, DESIGN.md §3.6). A target holds the load once its checkpoint of every
- * partition reaches the last offset; the moment is the latest of those checkpoints' {@code
- * updated_at} (written in the transaction that applied the last changes), so it does not depend on
- * how often this polls. Polls every {@value #POLL_MS} ms; reads only a few rows per target.
+ * them in the target, docs/design.md, "Delivery guarantees"). A target holds the load once its
+ * checkpoint of every partition reaches the last offset; the moment is the latest of those
+ * checkpoints' {@code updated_at} (written in the transaction that applied the last changes), so it
+ * does not depend on how often this polls. Polls every {@value #POLL_MS} ms; reads only a few rows
+ * per target.
  */
 final class CopyWatch implements AutoCloseable {
   private static final long POLL_MS = 100;

@@ -39,12 +39,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One run of a full compare task (DESIGN.md §3.2): table after table, chunk after chunk, commit the
- * OPEN note, read and hash the chunk in one snapshot, write its hash records and wait for the
- * acknowledgements, then commit the CLOSE note with the position after the chunk. The second half
- * of a chunk (hash records, CLOSE) runs on the {@link ChunkCloser}'s thread while this thread opens
- * and reads the next one, so at most two chunks of a table are open at once ({@link
- * io.cdccompare.core.chunk.ChunkWindow}) and the broker's acknowledgements do not hold the scan up.
+ * One run of a full compare task (docs/design.md, "Chunks, notes and the in-flight window"): table
+ * after table, chunk after chunk, commit the OPEN note, read and hash the chunk in one snapshot,
+ * write its hash records and wait for the acknowledgements, then commit the CLOSE note with the
+ * position after the chunk. The second half of a chunk (hash records, CLOSE) runs on the {@link
+ * ChunkCloser}'s thread while this thread opens and reads the next one, so at most two chunks of a
+ * table are open at once ({@link io.cdccompare.core.chunk.ChunkWindow}) and the broker's
+ * acknowledgements do not hold the scan up.
  *
  * <p>Everything the configuration names is checked first (tables, columns, keys, captured topics);
  * a problem stops the run before anything is written to the source or to Kafka. A stopped run

@@ -23,9 +23,9 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * What key space a full compare covers (DESIGN.md §3.2): at deep=100 the chunks' compared ranges
- * meet and the table's ends are open, an empty table is one chunk over everything, and below 100 a
- * rotating task's runs compare disjoint slices that together hold every row.
+ * What key space a full compare covers (docs/design.md, "Coverage"): at deep=100 the chunks'
+ * compared ranges meet and the table's ends are open, an empty table is one chunk over everything,
+ * and below 100 a rotating task's runs compare disjoint slices that together hold every row.
  */
 @WithEmbedded({Component.KAFKA, Component.REGISTRY, Component.SOURCE_POSTGRES})
 class CompareCoverageIT {

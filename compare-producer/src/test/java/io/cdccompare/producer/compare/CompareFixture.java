@@ -108,10 +108,11 @@ final class CompareFixture {
   }
 
   /**
-   * Checks one partition's notes of a table run against the note protocol (DESIGN.md §3.2, {@link
-   * ChunkWindow}): the CLOSEs of chunks {@code 0 .. chunks - 1}, each once and in order; each after
-   * an OPEN of its chunk; an OPEN of chunk {@code c} only once every chunk below {@code c - 1} is
-   * closed (at most two open at once); no OPEN of a closed chunk.
+   * Checks one partition's notes of a table run against the note protocol ({@link ChunkWindow};
+   * docs/design.md, "Chunks, notes and the in-flight window"): the CLOSEs of chunks {@code 0 ..
+   * chunks - 1}, each once and in order; each after an OPEN of its chunk; an OPEN of chunk {@code
+   * c} only once every chunk below {@code c - 1} is closed (at most two open at once); no OPEN of a
+   * closed chunk.
    *
    * @return how many times each chunk was opened, by chunk
    */

@@ -1,7 +1,7 @@
 package io.cdccompare.core.chunk;
 
 /**
- * Which rows of a chunk are compared (DESIGN.md 3.2).
+ * Which rows of a chunk are compared (docs/design.md, "Coverage").
  *
  * <p>A chunk of {@code rows} rows compares {@code c = round(rows × deep / 100)} of them, halves
  * rounded up (10 % of 105 rows → 11). Only {@code deep = 100} compares every row. The chunk is cut,

@@ -1,12 +1,13 @@
 package io.cdccompare.core.chunk;
 
 /**
- * How many chunks of one table in one task run may be open at once (DESIGN.md 3.2): the producer
- * opens and reads chunk {@code n + 1} while the hash records of chunk {@code n} are acknowledged
- * and its CLOSE note committed, so at most {@value #OPEN_CHUNKS} chunks are between their OPEN and
- * CLOSE notes. A verifier that meets the OPEN of chunk {@code n} therefore knows that an open chunk
- * of the same run numbered {@code n - OPEN_CHUNKS} or lower will never close (its CLOSE would have
- * come first): that run was stopped and resumed, and the old chunk can be forgotten.
+ * How many chunks of one table in one task run may be open at once (docs/design.md, "Chunks, notes
+ * and the in-flight window"): the producer opens and reads chunk {@code n + 1} while the hash
+ * records of chunk {@code n} are acknowledged and its CLOSE note committed, so at most {@value
+ * #OPEN_CHUNKS} chunks are between their OPEN and CLOSE notes. A verifier that meets the OPEN of
+ * chunk {@code n} therefore knows that an open chunk of the same run numbered {@code n -
+ * OPEN_CHUNKS} or lower will never close (its CLOSE would have come first): that run was stopped
+ * and resumed, and the old chunk can be forgotten.
  */
 public final class ChunkWindow {
   /** Chunks of one (task, run, table) open at once, at most. */

@@ -1,8 +1,8 @@
 package io.cdccompare.core.chunk;
 
 /**
- * The key range a chunk compares on a target (DESIGN.md §3.2): every target row whose key lies in
- * it belongs to the chunk, and one that is not a key of the chunk is <b>extra</b>.
+ * The key range a chunk compares on a target (docs/design.md, "Coverage"): every target row whose
+ * key lies in it belongs to the chunk, and one that is not a key of the chunk is <b>extra</b>.
  *
  * <ul>
  *   <li>At {@code deep = 100} ({@link #after}) the ranges of a run's chunks meet: chunk {@code n}

@@ -8,11 +8,12 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
- * One chunk's verdict for one target, put together from its partitions' results (DESIGN.md §3.3,
- * §3.5): the verdict is complete when a result of each of the table topic's {@code partitionCount}
- * partitions arrived. Results are deduplicated by partition, so a replayed marker that re-emits a
- * verdict changes nothing ({@link #holds}). The chunk is unverifiable if any partition is, in
- * schema drift if any partition is (both may hold); its rows are the sum of its partitions'.
+ * One chunk's verdict for one target, put together from its partitions' results (docs/design.md,
+ * "Outcomes of a chunk, per target" and "Several targets"): the verdict is complete when a result
+ * of each of the table topic's {@code partitionCount} partitions arrived. Results are deduplicated
+ * by partition, so a replayed marker that re-emits a verdict changes nothing ({@link #holds}). The
+ * chunk is unverifiable if any partition is, in schema drift if any partition is (both may hold);
+ * its rows are the sum of its partitions'.
  *
  * <p>A bounded sample of the keys that differ ({@link #SAMPLE_KEYS}) is kept for the alert; the
  * full lists stay in the results. Immutable: {@link #add} returns a new assembly.

@@ -1,9 +1,9 @@
 package io.cdccompare.core.report;
 
 /**
- * Row outcomes summed over chunks (DESIGN.md §3.3): matched, failed, missed, extra and in-flight
- * rows. Failed, missed and extra are differences; in-flight rows are not (they are checked again).
- * Immutable.
+ * Row outcomes summed over chunks (docs/design.md, "Outcomes of a chunk, per target"): matched,
+ * failed, missed, extra and in-flight rows. Failed, missed and extra are differences; in-flight
+ * rows are not (they are checked again). Immutable.
  */
 public record RowTotals(long matched, long failed, long missed, long extra, long inFlight) {
 

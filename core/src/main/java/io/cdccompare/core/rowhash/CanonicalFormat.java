@@ -1,7 +1,8 @@
 package io.cdccompare.core.rowhash;
 
 /**
- * How the canonical texts of a row are joined before hashing (DESIGN.md section 3.1).
+ * How the canonical texts of a row are joined before hashing (docs/design.md, "Row hash"; the
+ * formats in docs/row-hash.md).
  *
  * <ul>
  *   <li>{@link #COMPATIBLE}: texts joined with {@code ,}; NULL and the empty string are both

@@ -1,9 +1,9 @@
 package io.cdccompare.core.rowhash;
 
 /**
- * The canonical text of one value of a given {@link LogicalType} (DESIGN.md section 3.1), the same
- * whatever database or change event the value came from. See {@code docs/row-hash.md} for the rules
- * of every type.
+ * The canonical text of one value of a given {@link LogicalType} (docs/design.md, "Row hash"), the
+ * same whatever database or change event the value came from. See {@code docs/row-hash.md} for the
+ * rules of every type.
  *
  * <p>Each type accepts the Java values that JDBC drivers and Kafka Connect deliver for it:
  *

@@ -5,7 +5,7 @@ import java.security.NoSuchAlgorithmException;
 
 /**
  * The function that turns the UTF-8 bytes of a row's canonical text into its hash. MD5 is the
- * default (DESIGN.md section 3.1: what other tools using the same rule compute); any {@link
+ * default (docs/design.md, "Row hash": what other tools using the same rule compute); any {@link
  * MessageDigest} algorithm, or an own implementation, can be plugged in. Both sides of a compare
  * must use the same function.
  *

@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * Computes the row hash of DESIGN.md section 3.1: each value's canonical text ({@link
+ * Computes the row hash of docs/design.md, "Row hash": each value's canonical text ({@link
  * CanonicalValues}), the column's functions applied to it, the texts joined as the {@link
  * CanonicalFormat} says, and the UTF-8 bytes hashed.
  *

@@ -12,7 +12,8 @@ import java.util.Set;
 
 /**
  * Merges one chunk's source hashes for one partition of the table topic with the target rows read
- * inside the chunk's compared key range, and decides each row's outcome (DESIGN.md §3.3):
+ * inside the chunk's compared key range, and decides each row's outcome (docs/design.md, "Outcomes
+ * of a chunk, per target"):
  *
  * <ul>
  *   <li>a chunk key read on the target is <b>matched</b> if the hashes are equal, else

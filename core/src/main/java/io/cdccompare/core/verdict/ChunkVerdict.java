@@ -6,10 +6,11 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The row outcomes of one chunk in one partition of the table topic, for one target (DESIGN.md
- * §3.3): every compared row counts in exactly one of matched, failed, missed, extra or in-flight.
- * The keys of every outcome but matched are kept (canonical key encodings): failed and missed drive
- * repair, in-flight drives recheck, extra is reported.
+ * The row outcomes of one chunk in one partition of the table topic, for one target
+ * (docs/design.md, "Outcomes of a chunk, per target"): every compared row counts in exactly one of
+ * matched, failed, missed, extra or in-flight. The keys of every outcome but matched are kept
+ * (canonical key encodings): failed and missed drive repair, in-flight drives recheck, extra is
+ * reported.
  *
  * <p>Each key list is sorted ({@link String#compareTo}), holds no key twice, shares no key with
  * another list and has as many keys as its count. Immutable.

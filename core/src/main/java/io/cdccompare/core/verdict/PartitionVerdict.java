@@ -6,7 +6,7 @@ import java.time.temporal.ChronoUnit;
 /**
  * The verdict of one chunk in one partition for one target, as stored in the target and emitted on
  * the results topic: decided once at the chunk's CLOSE marker and re-emitted unchanged when the
- * marker is replayed (DESIGN.md §3.6).
+ * marker is replayed (docs/design.md, "Delivery guarantees").
  *
  * <p>A {@link ChunkState#VERIFIED} verdict has no error; any other state has an error for a human
  * and all-zero counts. {@code verifiedAt} is kept to the microsecond (what the stores and the

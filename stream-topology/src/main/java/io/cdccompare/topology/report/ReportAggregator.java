@@ -21,8 +21,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns chunk results and noted chunks of one task into report entries and alerts (DESIGN.md §3.3,
- * §3.5). Fed by task, so it sees every table and target of a task.
+ * Turns chunk results and noted chunks of one task into report entries and alerts (docs/design.md,
+ * "Outcomes of a chunk, per target" and "Several targets"). Fed by task, so it sees every table and
+ * target of a task.
  *
  * <ul>
  *   <li>Each (task, table) shows its newest run ({@link TableRun}); a record of an older run is

@@ -19,9 +19,9 @@ import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
 
 /**
- * Builds the report and alerts aggregation (DESIGN.md §1, §3.5): chunk results of every target and
- * the chunks noted by the compare producer in, running totals on the compacted report topic and
- * alert events out.
+ * Builds the report and alerts aggregation (docs/design.md, "The flow" and "Several targets"):
+ * chunk results of every target and the chunks noted by the compare producer in, running totals on
+ * the compacted report topic and alert events out.
  *
  * <pre>
  * results ─► (task, result) ─┐

@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Applies a task's partitions of the table topics to the target and verifies each chunk at its
- * CLOSE marker (DESIGN.md §1 steps 6–7). Per record, in partition order:
+ * CLOSE marker (docs/design.md, "The flow", steps 6–8). Per record, in partition order:
  *
  * <ul>
  *   <li>a data change joins the pending batch of the {@link TargetStore} (applied when full, after

@@ -18,10 +18,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The chunks open in a task's partitions (OPEN marker seen, CLOSE not yet) and the keys changed in
- * each since its OPEN: the chunk's in-flight keys (DESIGN.md §3.2). Kept in a persistent,
- * changelogged key-value store, so a restarted task still knows them. After a crash the store may
- * hold more than the records replayed since the last commit would give (writes of records that are
- * read again), never less: in-flight keys only ever make the verdict more careful.
+ * each since its OPEN: the chunk's in-flight keys (docs/design.md, "Chunks, notes and the in-flight
+ * window"). Kept in a persistent, changelogged key-value store, so a restarted task still knows
+ * them. After a crash the store may hold more than the records replayed since the last commit would
+ * give (writes of records that are read again), never less: in-flight keys only ever make the
+ * verdict more careful.
  *
  * <p>Layout (String keys, so a prefix scan finds one chunk's keys):
  *

@@ -17,12 +17,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The alerts of a verifier that must stop (DESIGN.md §3.6, §4): a poison record reports its table
- * {@code UNVERIFIABLE} on this target, a position that cannot be continued {@code RESYNC_NEEDED};
- * one {@link Alert} on {@code <prefix>.compare.alerts}, key {@code target/table}, naming the table,
- * topic, partition and offset. Sent with a producer of its own, at once and synchronously, because
- * the task stops right after (its Streams producer may not flush). A failure to send is logged; the
- * task stops with its error either way.
+ * The alerts of a verifier that must stop (docs/design.md, "Delivery guarantees" and "Bad input"):
+ * a poison record reports its table {@code UNVERIFIABLE} on this target, a position that cannot be
+ * continued {@code RESYNC_NEEDED}; one {@link Alert} on {@code <prefix>.compare.alerts}, key {@code
+ * target/table}, naming the table, topic, partition and offset. Sent with a producer of its own, at
+ * once and synchronously, because the task stops right after (its Streams producer may not flush).
+ * A failure to send is logged; the task stops with its error either way.
  */
 interface StopAlerts {
   Logger LOG = LoggerFactory.getLogger(StopAlerts.class);

@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The target database of one stream task, registered as a Kafka Streams state store so that its
  * pending batch is applied whenever Streams is about to commit the task's offsets: records are
- * never marked consumed in Kafka before their changes are in the target (DESIGN.md §3.6).
+ * never marked consumed in Kafka before their changes are in the target (docs/design.md, "Delivery
+ * guarantees").
  *
  * <p>Which store hook runs before the offset commit, in Kafka Streams 4.3.1 (read in {@code
  * StreamTask}/{@code TaskExecutor}/{@code TaskManager}): every commit — periodic, requested, on

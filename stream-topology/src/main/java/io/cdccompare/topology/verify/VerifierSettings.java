@@ -13,9 +13,10 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
- * What one target's apply+verify application needs (DESIGN.md §3.5: one application, one consumer
- * group, per target). Validated when built; defaults are filled in, so every accessor returns the
- * value in force. The config-file and command-line wiring lives elsewhere and builds this record.
+ * What one target's apply+verify application needs (docs/design.md, "Several targets": one
+ * application, one consumer group, per target). Validated when built; defaults are filled in, so
+ * every accessor returns the value in force. The config-file and command-line wiring lives
+ * elsewhere and builds this record.
  *
  * @param target the target's name, written into every {@code ChunkResult} ({@code [A-Za-z0-9._-]+})
  * @param applicationId the Kafka Streams {@code application.id}: consumer group, internal topic

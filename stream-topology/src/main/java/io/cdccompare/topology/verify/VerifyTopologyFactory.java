@@ -27,7 +27,8 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * Builds the apply+verify topology of one target (DESIGN.md §1 steps 6–7, §3.5):
+ * Builds the apply+verify topology of one target (docs/design.md, "The flow", steps 6–8, and
+ * "Several targets"):
  *
  * <pre>
  *   verify-source (the table topics, byte[] key and value)

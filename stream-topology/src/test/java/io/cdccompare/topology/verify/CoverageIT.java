@@ -25,8 +25,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * A full compare at deep=100 looks at every target row of a table (DESIGN.md §3.2), on real
- * servers: a PostgreSQL source captured into 3-partition topics and a PostgreSQL and a MariaDB
+ * A full compare at deep=100 looks at every target row of a table (docs/design.md, "Coverage"), on
+ * real servers: a PostgreSQL source captured into 3-partition topics and a PostgreSQL and a MariaDB
  * target, each applied and verified by its own application. Rows written directly on the targets
  * with keys the source never had are reported extra wherever their key lies: below the first key,
  * between two chunks (also where both chunks share the first key column), above the last key, in an

@@ -56,8 +56,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue 6 acceptance: rows updated on the source while their chunk is read are reported in flight,
- * never failed (DESIGN.md §3.2). The compare run is paused between a chunk's OPEN note and its read
- * ({@link CompareRun#onChunkOpened}), where two kinds of change are made to rows of that chunk:
+ * never failed (docs/design.md, "Chunks, notes and the in-flight window"). The compare run is
+ * paused between a chunk's OPEN note and its read ({@link CompareRun#onChunkOpened}), where two
+ * kinds of change are made to rows of that chunk:
  *
  * <ul>
  *   <li><b>before the read</b>: committed in the pause, so the read sees them and the source hash

@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Applies batches of row changes to one target database, each batch with its checkpoints (and the
- * verdicts of the CLOSE markers it passes) in ONE target transaction (DESIGN.md §3.6):
+ * verdicts of the CLOSE markers it passes) in ONE target transaction (docs/design.md, "Delivery
+ * guarantees"):
  *
  * <ol>
  *   <li>the checkpoint rows of the batch's partitions are locked ({@code FOR UPDATE});

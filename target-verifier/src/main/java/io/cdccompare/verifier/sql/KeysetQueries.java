@@ -6,11 +6,12 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The key-ordered reads of one table on one side, built apart from running them (DESIGN.md §3.2):
- * the next chunk after a key (keyset pagination with a row-value comparison, never {@code OFFSET}),
- * a probe for whether any row follows a key, and the rows of a compared key range. Every bound is a
- * placeholder from the key columns' {@link ColumnAccess} (bind them with {@code KeyBinder}); the
- * ordering is the key columns', so PostgreSQL and MariaDB walk the primary-key index.
+ * The key-ordered reads of one table on one side, built apart from running them (docs/design.md,
+ * "Chunks, notes and the in-flight window"): the next chunk after a key (keyset pagination with a
+ * row-value comparison, never {@code OFFSET}), a probe for whether any row follows a key, and the
+ * rows of a compared key range. Every bound is a placeholder from the key columns' {@link
+ * ColumnAccess} (bind them with {@code KeyBinder}); the ordering is the key columns', so PostgreSQL
+ * and MariaDB walk the primary-key index.
  *
  * <p>Immutable and thread-safe.
  */

@@ -25,19 +25,21 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Verifies one chunk in one partition on the target (DESIGN.md §3.3): reads the target rows whose
- * key lies in the chunk's compared key range ({@link io.cdccompare.core.chunk.ComparedRange}: at
- * deep=100 the ranges of a run's chunks cover the whole key space, so an extra row is found
- * wherever its key lies), in key order and streamed (fetch size, auto-commit off so that PostgreSQL
- * uses a cursor), hashes them as the source did ({@link JdbcRowHasher}, target names) and merges
- * them with the chunk's hashes in memory ({@link ChunkComparison}). A chunk key the range did not
- * return (a missed row, or a key the target orders elsewhere, e.g. under another collation) is then
- * looked up by key, so membership never depends on the target's ordering. The cost follows the
- * chunk, not the table: the range read walks the key index between two bounds.
+ * Verifies one chunk in one partition on the target (docs/design.md, "Outcomes of a chunk, per
+ * target"): reads the target rows whose key lies in the chunk's compared key range ({@link
+ * io.cdccompare.core.chunk.ComparedRange}: at deep=100 the ranges of a run's chunks cover the whole
+ * key space, so an extra row is found wherever its key lies), in key order and streamed (fetch
+ * size, auto-commit off so that PostgreSQL uses a cursor), hashes them as the source did ({@link
+ * JdbcRowHasher}, target names) and merges them with the chunk's hashes in memory ({@link
+ * ChunkComparison}). A chunk key the range did not return (a missed row, or a key the target orders
+ * elsewhere, e.g. under another collation) is then looked up by key, so membership never depends on
+ * the target's ordering. The cost follows the chunk, not the table: the range read walks the key
+ * index between two bounds.
  *
  * <p>Why not a temporary table of the chunk's keys joined with the target table: the join scans the
  * whole target table (~170–230 ms per 10 000-key chunk on a 1 M-row table against ~13 ms for the
- * range read, DESIGN.md §6), which makes a full compare quadratic.
+ * range read, docs/design.md, "Verifying a chunk on a target"), which makes a full compare
+ * quadratic.
  *
  * <p>Not thread-safe: one verifier per connection, used by one thread.
  */

@@ -4,8 +4,8 @@ import io.cdccompare.core.rowhash.LogicalType;
 
 /**
  * A function of a compare task applied to the canonical text of a column value before it is hashed
- * (DESIGN.md section 3.1). Because it works on the canonical text and not on a database value, it
- * gives the same result on every database.
+ * (docs/design.md, "Row hash"; the functions in docs/row-hash.md). Because it works on the
+ * canonical text and not on a database value, it gives the same result on every database.
  *
  * <p>Functions never see SQL NULL (NULL stays NULL). A function may return the empty string, which
  * the {@link io.cdccompare.core.rowhash.CanonicalFormat} then writes like any empty value.
