@@ -5,6 +5,7 @@ import io.cdccompare.app.status.StatusCollector;
 import io.cdccompare.app.status.StatusJson;
 import io.cdccompare.app.status.StatusPrinter;
 import io.cdccompare.app.status.StatusReport;
+import io.cdccompare.operations.ExitCode;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -65,8 +66,8 @@ final class StatusCommand implements Callable<Integer> {
       StatusPrinter.print(report, out);
     }
     if (!report.complete()) {
-      return CdcCompare.EXIT_FAILURE;
+      return ExitCode.FAILURE.code();
     }
-    return report.resyncNeeded() ? CdcCompare.EXIT_UNVERIFIABLE : CdcCompare.EXIT_OK;
+    return report.resyncNeeded() ? ExitCode.UNVERIFIABLE.code() : ExitCode.OK.code();
   }
 }

@@ -1,6 +1,6 @@
 package io.cdccompare.app.report;
 
-import io.cdccompare.app.CdcCompare;
+import io.cdccompare.operations.ExitCode;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -20,10 +20,10 @@ public record ReportOutcome(Kind kind, Optional<String> reason) {
 
   /** The outcomes, each with its exit code. */
   public enum Kind {
-    IN_SYNC(CdcCompare.EXIT_OK),
-    DIFFERENCES(CdcCompare.EXIT_DIFFERENCES),
-    UNVERIFIABLE(CdcCompare.EXIT_UNVERIFIABLE),
-    INCOMPLETE(CdcCompare.EXIT_INCOMPLETE);
+    IN_SYNC(ExitCode.OK.code()),
+    DIFFERENCES(ExitCode.DIFFERENCES.code()),
+    UNVERIFIABLE(ExitCode.UNVERIFIABLE.code()),
+    INCOMPLETE(ExitCode.INCOMPLETE.code());
 
     private final int exitCode;
 

@@ -1,6 +1,6 @@
 package io.cdccompare.app.report;
 
-import io.cdccompare.app.CdcCompare;
+import io.cdccompare.operations.ExitCode;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -50,7 +50,7 @@ public final class RunReport {
               + " s: "
               + RunWait.describe(result.behind()));
       err.flush();
-      return OptionalInt.of(CdcCompare.EXIT_INCOMPLETE);
+      return OptionalInt.of(ExitCode.INCOMPLETE.code());
     }
     ReportOutcome outcome = ReportOutcome.of(shown);
     printReason(err, outcome);

@@ -10,7 +10,7 @@ import static io.cdccompare.app.report.ReportFixtures.entry;
 import static io.cdccompare.app.report.ReportFixtures.nothingCompared;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cdccompare.app.CdcCompare;
+import io.cdccompare.operations.ExitCode;
 import io.cdccompare.schemas.avro.ReportEntry;
 import io.cdccompare.schemas.avro.ReportStatus;
 import java.util.ArrayList;
@@ -41,7 +41,7 @@ class ReportOutcomeTest {
 
     // Then it is 0
     assertThat(outcome.kind()).isEqualTo(ReportOutcome.Kind.IN_SYNC);
-    assertThat(outcome.exitCode()).isEqualTo(CdcCompare.EXIT_OK);
+    assertThat(outcome.exitCode()).isEqualTo(ExitCode.OK.code());
     assertThat(outcome.reason()).isEmpty();
   }
 
@@ -58,7 +58,7 @@ class ReportOutcomeTest {
             entry(MARIA, ORDERS, ReportStatus.IN_PROGRESS, 2, 1, counts(10, 0, 0, 0, 0)));
 
     // Then it is 3, naming the differing table only
-    assertThat(outcome.exitCode()).isEqualTo(CdcCompare.EXIT_DIFFERENCES);
+    assertThat(outcome.exitCode()).isEqualTo(ExitCode.DIFFERENCES.code());
     assertThat(outcome.reason()).contains("differences: nightly/pg-replica/public.order_lines");
   }
 
@@ -72,7 +72,7 @@ class ReportOutcomeTest {
             entry(MARIA, ORDERS, ReportStatus.UNVERIFIABLE, 2, 2, counts(10, 0, 0, 0, 0)));
 
     // Then it is 4
-    assertThat(outcome.exitCode()).isEqualTo(CdcCompare.EXIT_UNVERIFIABLE);
+    assertThat(outcome.exitCode()).isEqualTo(ExitCode.UNVERIFIABLE.code());
     assertThat(outcome.reason())
         .contains("unverifiable: nightly/maria-replica/public.orders (UNVERIFIABLE)");
   }
@@ -87,7 +87,7 @@ class ReportOutcomeTest {
             entry(MARIA, ORDERS, ReportStatus.RESYNC_NEEDED, 2, 1, counts(10, 0, 0, 0, 0)));
 
     // Then it is 4
-    assertThat(outcome.exitCode()).isEqualTo(CdcCompare.EXIT_UNVERIFIABLE);
+    assertThat(outcome.exitCode()).isEqualTo(ExitCode.UNVERIFIABLE.code());
     assertThat(outcome.reason())
         .contains("unverifiable: nightly/maria-replica/public.orders (RESYNC_NEEDED)");
   }
@@ -102,7 +102,7 @@ class ReportOutcomeTest {
             entry(PG, ORDERS, ReportStatus.IN_PROGRESS, 3, 2, counts(20, 0, 0, 0, 0)));
 
     // Then it is 5
-    assertThat(outcome.exitCode()).isEqualTo(CdcCompare.EXIT_INCOMPLETE);
+    assertThat(outcome.exitCode()).isEqualTo(ExitCode.INCOMPLETE.code());
     assertThat(outcome.reason())
         .contains(
             "not every noted chunk is verified yet: nightly/pg-replica/public.orders (IN_PROGRESS)");
@@ -114,7 +114,7 @@ class ReportOutcomeTest {
     ReportOutcome outcome = outcomeOf(List.of(PG, MARIA), inSync(PG, null), inSync(PG, ORDERS));
 
     // Then it is 5, naming maria
-    assertThat(outcome.exitCode()).isEqualTo(CdcCompare.EXIT_INCOMPLETE);
+    assertThat(outcome.exitCode()).isEqualTo(ExitCode.INCOMPLETE.code());
     assertThat(outcome.reason())
         .contains("not every noted chunk is verified yet: nightly/maria-replica (NO_RESULTS)");
   }
@@ -129,7 +129,7 @@ class ReportOutcomeTest {
     ReportOutcome outcome = ReportOutcome.of(shown);
 
     // Then it is 5 and says so
-    assertThat(outcome.exitCode()).isEqualTo(CdcCompare.EXIT_INCOMPLETE);
+    assertThat(outcome.exitCode()).isEqualTo(ExitCode.INCOMPLETE.code());
     assertThat(outcome.reason())
         .hasValueSatisfying(r -> assertThat(r).startsWith("no report entry for task nightly"));
   }
@@ -140,7 +140,7 @@ class ReportOutcomeTest {
     ReportOutcome outcome = ReportOutcome.of(List.of());
 
     // Then it is 5
-    assertThat(outcome.exitCode()).isEqualTo(CdcCompare.EXIT_INCOMPLETE);
+    assertThat(outcome.exitCode()).isEqualTo(ExitCode.INCOMPLETE.code());
     assertThat(outcome.reason()).hasValueSatisfying(r -> assertThat(r).contains("no entry"));
   }
 
@@ -173,7 +173,7 @@ class ReportOutcomeTest {
 
     // Then it is 5, naming the table
     assertThat(outcome.kind()).isEqualTo(ReportOutcome.Kind.INCOMPLETE);
-    assertThat(outcome.exitCode()).isEqualTo(CdcCompare.EXIT_INCOMPLETE);
+    assertThat(outcome.exitCode()).isEqualTo(ExitCode.INCOMPLETE.code());
     assertThat(outcome.reason())
         .contains("nothing compared: nightly/pg-replica/public.orders (NOTHING_COMPARED)");
   }
@@ -188,7 +188,7 @@ class ReportOutcomeTest {
             nothingCompared(MARIA, ORDERS, 10));
 
     // Then it is 3
-    assertThat(outcome.exitCode()).isEqualTo(CdcCompare.EXIT_DIFFERENCES);
+    assertThat(outcome.exitCode()).isEqualTo(ExitCode.DIFFERENCES.code());
     assertThat(outcome.reason()).contains("differences: nightly/pg-replica/public.order_lines");
   }
 
@@ -202,7 +202,7 @@ class ReportOutcomeTest {
             nothingCompared(PG, ORDERS, 10));
 
     // Then it is 5 and the reason names both
-    assertThat(outcome.exitCode()).isEqualTo(CdcCompare.EXIT_INCOMPLETE);
+    assertThat(outcome.exitCode()).isEqualTo(ExitCode.INCOMPLETE.code());
     assertThat(outcome.reason())
         .contains(
             "not every noted chunk is verified yet: nightly/pg-replica/public.order_lines"

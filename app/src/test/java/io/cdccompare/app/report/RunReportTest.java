@@ -10,7 +10,7 @@ import static io.cdccompare.app.report.ReportFixtures.entry;
 import static io.cdccompare.app.report.ReportFixtures.nothingCompared;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cdccompare.app.CdcCompare;
+import io.cdccompare.operations.ExitCode;
 import io.cdccompare.schemas.avro.ReportEntry;
 import io.cdccompare.schemas.avro.ReportStatus;
 import java.io.PrintWriter;
@@ -49,7 +49,7 @@ class RunReportTest {
     OptionalInt exit = await(report, Duration.ofSeconds(30));
 
     // Then exit 0, the task's report on standard output, only the start line on standard error
-    assertThat(exit).hasValue(CdcCompare.EXIT_OK);
+    assertThat(exit).hasValue(ExitCode.OK.code());
     assertThat(out.toString())
         .startsWith("task nightly\n")
         .contains("maria-replica  public.orders");
@@ -67,7 +67,7 @@ class RunReportTest {
             entry(MARIA, ORDERS, ReportStatus.DIFFERENCES, 2, 2, counts(19, 0, 1, 0, 0)));
 
     // When the run waits / Then the report's code and reason
-    assertThat(await(report, Duration.ofSeconds(30))).hasValue(CdcCompare.EXIT_DIFFERENCES);
+    assertThat(await(report, Duration.ofSeconds(30))).hasValue(ExitCode.DIFFERENCES.code());
     assertThat(err.toString())
         .endsWith("cdc-compare: differences: nightly/maria-replica/public.orders\n");
   }
@@ -84,7 +84,7 @@ class RunReportTest {
     OptionalInt exit = await(report, Duration.ofSeconds(1));
 
     // Then exit 5, the report printed, a progress line and a last line naming what is behind
-    assertThat(exit).hasValue(CdcCompare.EXIT_INCOMPLETE);
+    assertThat(exit).hasValue(ExitCode.INCOMPLETE.code());
     assertThat(out.toString()).contains("IN_PROGRESS");
     assertThat(err.toString().lines())
         .containsExactly(
@@ -104,7 +104,7 @@ class RunReportTest {
             entry(MARIA, ORDERS, ReportStatus.RESYNC_NEEDED, 2, 1, counts(10, 0, 0, 0, 0)));
 
     // When the run waits / Then it ends with the report's 4 long before the timeout
-    assertThat(await(report, Duration.ofHours(1))).hasValue(CdcCompare.EXIT_UNVERIFIABLE);
+    assertThat(await(report, Duration.ofHours(1))).hasValue(ExitCode.UNVERIFIABLE.code());
     assertThat(err.toString())
         .endsWith(
             "cdc-compare: unverifiable: nightly/maria-replica/public.orders (RESYNC_NEEDED)\n");
@@ -122,7 +122,7 @@ class RunReportTest {
                 .build());
 
     // When the run waits / Then it ends with 5 long before the timeout, naming the table
-    assertThat(await(report, Duration.ofHours(1))).hasValue(CdcCompare.EXIT_INCOMPLETE);
+    assertThat(await(report, Duration.ofHours(1))).hasValue(ExitCode.INCOMPLETE.code());
     assertThat(out.toString()).contains("NOTHING_COMPARED");
     assertThat(err.toString())
         .endsWith(
