@@ -1,8 +1,7 @@
 package io.cdccompare.app;
 
-import io.cdccompare.app.report.RunReport;
-import io.cdccompare.app.report.RunWait;
 import io.cdccompare.operations.ExitCode;
+import io.cdccompare.operations.report.RunWait;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.producer.compare.CompareRun;
 import io.cdccompare.schemas.registry.RegistryClientConfig;

@@ -1,8 +1,8 @@
 package io.cdccompare.app;
 
-import io.cdccompare.app.config.TargetsConfig;
-import io.cdccompare.app.run.RunningVerifier;
 import io.cdccompare.operations.ExitCode;
+import io.cdccompare.operations.config.TargetsConfig;
+import io.cdccompare.operations.run.RunningVerifier;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
