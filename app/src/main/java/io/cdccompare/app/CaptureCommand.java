@@ -1,5 +1,6 @@
 package io.cdccompare.app;
 
+import io.cdccompare.operations.ExitCode;
 import io.cdccompare.producer.capture.Capture;
 import io.cdccompare.producer.capture.CaptureConfig;
 import java.nio.file.Path;
@@ -40,7 +41,7 @@ final class CaptureCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(hook);
     try {
       capture.run();
-      return CdcCompare.EXIT_OK;
+      return ExitCode.OK.code();
     } finally {
       stopped.countDown();
       Awaits.removeHook(hook);

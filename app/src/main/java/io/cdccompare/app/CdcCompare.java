@@ -1,5 +1,6 @@
 package io.cdccompare.app;
 
+import io.cdccompare.operations.ExitCode;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -8,9 +9,10 @@ import picocli.CommandLine.Command;
  * The one {@code cdc-compare} command. It only parses arguments, wires objects and runs them; every
  * capability lives in a library module.
  *
- * <p>Exit codes: 0 ok (in sync), 1 failure, 2 usage error or bad configuration (a missing file, an
- * unknown or invalid key: the message names it); {@code report} and {@code compare run --wait} add
- * 3 differences found, 4 unverifiable chunks or resync needed, 5 not every chunk verified yet.
+ * <p>Exit codes ({@link ExitCode}): 0 ok (in sync), 1 failure, 2 usage error or bad configuration
+ * (a missing file, an unknown or invalid key: the message names it); {@code report} and {@code
+ * compare run --wait} add 3 differences found, 4 unverifiable chunks or resync needed, 5 not every
+ * chunk verified yet.
  */
 @Command(
     name = "cdc-compare",
@@ -30,25 +32,6 @@ import picocli.CommandLine.Command;
       CommandLine.HelpCommand.class
     })
 public final class CdcCompare implements Runnable {
-  public static final int EXIT_OK = 0;
-  public static final int EXIT_FAILURE = 1;
-  public static final int EXIT_USAGE = 2;
-
-  /** {@code report}, {@code compare run --wait}: some target differs from the source. */
-  public static final int EXIT_DIFFERENCES = 3;
-
-  /**
-   * {@code report}, {@code compare run --wait}: some chunk could not be checked, or a resync is
-   * needed.
-   */
-  public static final int EXIT_UNVERIFIABLE = 4;
-
-  /**
-   * {@code report}, {@code compare run --wait}: not every noted chunk is verified on every target
-   * yet, or a verified table compared none of its rows (NOTHING_COMPARED).
-   */
-  public static final int EXIT_INCOMPLETE = 5;
-
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -81,7 +64,9 @@ public final class CdcCompare implements Runnable {
     err.println("cdc-compare: " + oneLine(e));
     err.flush();
     org.slf4j.LoggerFactory.getLogger(CdcCompare.class).debug("command failed", e);
-    return e instanceof org.apache.kafka.common.config.ConfigException ? EXIT_USAGE : EXIT_FAILURE;
+    return e instanceof org.apache.kafka.common.config.ConfigException
+        ? ExitCode.USAGE.code()
+        : ExitCode.FAILURE.code();
   }
 
   static String oneLine(Throwable e) {

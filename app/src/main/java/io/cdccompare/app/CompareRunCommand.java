@@ -1,7 +1,7 @@
 package io.cdccompare.app;
 
-import io.cdccompare.app.report.RunReport;
-import io.cdccompare.app.report.RunWait;
+import io.cdccompare.operations.ExitCode;
+import io.cdccompare.operations.report.RunWait;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.producer.compare.CompareRun;
 import io.cdccompare.schemas.registry.RegistryClientConfig;
@@ -41,8 +41,6 @@ import picocli.CommandLine.Option;
         "Run a full compare task: every table in key-ordered chunks, each chunk hashed and noted"
             + " (keys: compare-producer/README.md). A stopped task continues where it stopped.")
 final class CompareRunCommand implements Callable<Integer> {
-  static final int EXIT_STOPPED = 130;
-
   /** How often the report is read while waiting. */
   static final Duration WAIT_POLL = Duration.ofSeconds(1);
 
@@ -124,9 +122,9 @@ final class CompareRunCommand implements Callable<Integer> {
           summary.complete() ? "noted every chunk" : "stopped; run again to continue");
       out.flush();
       if (!summary.complete()) {
-        return EXIT_STOPPED;
+        return ExitCode.STOPPED.code();
       }
-      return waitForReport ? awaitReport(task, summary, waiting) : CdcCompare.EXIT_OK;
+      return waitForReport ? awaitReport(task, summary, waiting) : ExitCode.OK.code();
     } finally {
       finished.countDown();
       Awaits.removeHook(hook);
@@ -158,7 +156,7 @@ final class CompareRunCommand implements Callable<Integer> {
             Duration.ofSeconds(waitTimeoutSeconds),
             cli.getOut(),
             cli.getErr())
-        .orElse(EXIT_STOPPED);
+        .orElse(ExitCode.STOPPED.code());
   }
 
   /**

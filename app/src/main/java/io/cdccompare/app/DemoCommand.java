@@ -6,6 +6,7 @@ import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.core.FileAppender;
 import io.cdccompare.app.demo.Demo;
 import io.cdccompare.app.demo.DemoResult;
+import io.cdccompare.operations.ExitCode;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -74,7 +75,7 @@ final class DemoCommand implements Callable<Integer> {
         out.println("The report differs from what the demo injected:");
         result.problems().forEach(p -> out.println("  " + p));
         out.flush();
-        return CdcCompare.EXIT_FAILURE;
+        return ExitCode.FAILURE.code();
       }
       out.printf(
           "Done in %s: target a is in sync; target b differs by exactly the three injected rows,"
@@ -84,7 +85,7 @@ final class DemoCommand implements Callable<Integer> {
       if (keepRunning) {
         keepRunning(demo, out);
       }
-      return CdcCompare.EXIT_OK;
+      return ExitCode.OK.code();
     } finally {
       demo.close();
       Awaits.removeHook(hook);

@@ -3,6 +3,7 @@ package io.cdccompare.app;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.EmbeddedServer;
+import io.cdccompare.operations.ExitCode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -77,7 +78,7 @@ final class EnvUpCommand implements Callable<Integer> {
                       + server.log()
                       + ")");
           env.close();
-          return CdcCompare.EXIT_FAILURE;
+          return ExitCode.FAILURE.code();
         }
       }
     }

@@ -1,13 +1,12 @@
 package io.cdccompare.app;
 
-import io.cdccompare.app.config.TargetsConfig;
-import io.cdccompare.app.report.ReportJson;
-import io.cdccompare.app.report.ReportOutcome;
-import io.cdccompare.app.report.ReportTable;
-import io.cdccompare.app.report.ResultKeys;
-import io.cdccompare.app.report.RunReport;
-import io.cdccompare.app.report.TaskReport;
-import io.cdccompare.app.report.TaskReports;
+import io.cdccompare.operations.config.TargetsConfig;
+import io.cdccompare.operations.report.ReportJson;
+import io.cdccompare.operations.report.ReportOutcome;
+import io.cdccompare.operations.report.ReportTable;
+import io.cdccompare.operations.report.ResultKeys;
+import io.cdccompare.operations.report.TaskReport;
+import io.cdccompare.operations.report.TaskReports;
 import io.cdccompare.topology.report.ReportReader;
 import java.time.Duration;
 import java.util.List;

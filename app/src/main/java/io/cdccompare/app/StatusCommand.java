@@ -1,10 +1,11 @@
 package io.cdccompare.app;
 
-import io.cdccompare.app.config.TargetsConfig;
-import io.cdccompare.app.status.StatusCollector;
-import io.cdccompare.app.status.StatusJson;
-import io.cdccompare.app.status.StatusPrinter;
-import io.cdccompare.app.status.StatusReport;
+import io.cdccompare.operations.ExitCode;
+import io.cdccompare.operations.config.TargetsConfig;
+import io.cdccompare.operations.status.StatusCollector;
+import io.cdccompare.operations.status.StatusJson;
+import io.cdccompare.operations.status.StatusPrinter;
+import io.cdccompare.operations.status.StatusReport;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -16,7 +17,7 @@ import picocli.CommandLine.Option;
 /**
  * {@code cdc-compare status -c FILE [-o table|json]}: the operator's one screen: the capture's
  * slot, each target's lag per table-topic partition, the compares. Wiring only: the reads and the
- * printing live in {@code io.cdccompare.app.status}.
+ * printing live in {@code io.cdccompare.operations.status}.
  *
  * <p>Exit codes: 0 every part could be read, 1 some part was unreachable (each one named in its
  * line, everything else printed), 2 bad configuration, 4 every part read and a position cannot be
@@ -65,8 +66,8 @@ final class StatusCommand implements Callable<Integer> {
       StatusPrinter.print(report, out);
     }
     if (!report.complete()) {
-      return CdcCompare.EXIT_FAILURE;
+      return ExitCode.FAILURE.code();
     }
-    return report.resyncNeeded() ? CdcCompare.EXIT_UNVERIFIABLE : CdcCompare.EXIT_OK;
+    return report.resyncNeeded() ? ExitCode.UNVERIFIABLE.code() : ExitCode.OK.code();
   }
 }

@@ -1,6 +1,6 @@
 package io.cdccompare.app;
 
-import io.cdccompare.app.config.TargetsConfig;
+import io.cdccompare.operations.config.TargetsConfig;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 

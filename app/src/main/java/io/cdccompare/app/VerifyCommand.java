@@ -1,7 +1,8 @@
 package io.cdccompare.app;
 
-import io.cdccompare.app.config.TargetsConfig;
-import io.cdccompare.app.run.RunningVerifier;
+import io.cdccompare.operations.ExitCode;
+import io.cdccompare.operations.config.TargetsConfig;
+import io.cdccompare.operations.run.RunningVerifier;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -55,7 +56,7 @@ final class VerifyCommand implements Callable<Integer> {
       err.flush();
       verifier.awaitStop(Duration.ofDays(365_000));
       verifier.requireHealthy();
-      return CdcCompare.EXIT_OK;
+      return ExitCode.OK.code();
     } finally {
       verifier.close();
       closed.countDown();

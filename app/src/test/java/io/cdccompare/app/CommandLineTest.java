@@ -2,6 +2,7 @@ package io.cdccompare.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cdccompare.operations.ExitCode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
@@ -20,29 +21,29 @@ class CommandLineTest {
 
   @Test
   void helpOnEveryCommandExitsZero() {
-    assertThat(run("--help")).isEqualTo(CdcCompare.EXIT_OK);
+    assertThat(run("--help")).isEqualTo(ExitCode.OK.code());
     assertThat(out.toString()).contains("Usage: cdc-compare").contains("env");
-    assertThat(run("env", "--help")).isEqualTo(CdcCompare.EXIT_OK);
-    assertThat(run("env", "up", "--help")).isEqualTo(CdcCompare.EXIT_OK);
+    assertThat(run("env", "--help")).isEqualTo(ExitCode.OK.code());
+    assertThat(run("env", "up", "--help")).isEqualTo(ExitCode.OK.code());
     assertThat(out.toString()).contains("--with").contains("--settings-file");
   }
 
   @Test
   void unknownCommandIsAUsageError() {
-    assertThat(run("frobnicate")).isEqualTo(CdcCompare.EXIT_USAGE);
+    assertThat(run("frobnicate")).isEqualTo(ExitCode.USAGE.code());
     assertThat(err.toString()).contains("'frobnicate'");
   }
 
   @Test
   void missingCommandIsAUsageError() {
-    assertThat(run()).isEqualTo(CdcCompare.EXIT_USAGE);
-    assertThat(run("env")).isEqualTo(CdcCompare.EXIT_USAGE);
+    assertThat(run()).isEqualTo(ExitCode.USAGE.code());
+    assertThat(run("env")).isEqualTo(ExitCode.USAGE.code());
     assertThat(err.toString()).contains("required");
   }
 
   @Test
   void unknownComponentIsAUsageErrorNamingIt() {
-    assertThat(run("env", "up", "--with", "kafka,oracle")).isEqualTo(CdcCompare.EXIT_USAGE);
+    assertThat(run("env", "up", "--with", "kafka,oracle")).isEqualTo(ExitCode.USAGE.code());
     assertThat(err.toString()).contains("--with").contains("unknown component 'oracle'");
     assertThat(out.toString()).doesNotContain("starting");
   }
@@ -54,7 +55,7 @@ class CommandLineTest {
     int exit = run("compare", "run", "-c", "/nonexistent/task.properties");
 
     // Then one line names the file and the exit code is 2
-    assertThat(exit).isEqualTo(CdcCompare.EXIT_USAGE);
+    assertThat(exit).isEqualTo(ExitCode.USAGE.code());
     assertThat(err.toString().strip())
         .isEqualTo("cdc-compare: configuration file /nonexistent/task.properties does not exist");
   }
@@ -69,9 +70,9 @@ class CommandLineTest {
     java.nio.file.Files.writeString(capture, minimal() + "topic.partitons=3\n");
 
     // When each is run / Then each exits 2 naming its key
-    assertThat(run("compare", "run", "-c", task.toString())).isEqualTo(CdcCompare.EXIT_USAGE);
+    assertThat(run("compare", "run", "-c", task.toString())).isEqualTo(ExitCode.USAGE.code());
     assertThat(err.toString()).contains("deeep");
-    assertThat(run("capture", "-c", capture.toString())).isEqualTo(CdcCompare.EXIT_USAGE);
+    assertThat(run("capture", "-c", capture.toString())).isEqualTo(ExitCode.USAGE.code());
     assertThat(err.toString()).contains("topic.partitons");
   }
 
@@ -86,7 +87,7 @@ class CommandLineTest {
     int exit = run("compare", "run", "-c", task.toString());
 
     // Then one line names the database and the exit code is 1
-    assertThat(exit).isEqualTo(CdcCompare.EXIT_FAILURE);
+    assertThat(exit).isEqualTo(ExitCode.FAILURE.code());
     assertThat(err.toString().strip().lines()).hasSize(1);
     assertThat(err.toString())
         .contains("cannot connect to source database jdbc:postgresql://127.0.0.1:1/shop as cdc");
@@ -98,7 +99,7 @@ class CommandLineTest {
     int exit = run("report", "--help");
 
     // Then it exits 0 and lists every option
-    assertThat(exit).isEqualTo(CdcCompare.EXIT_OK);
+    assertThat(exit).isEqualTo(ExitCode.OK.code());
     assertThat(out.toString())
         .contains("Usage: cdc-compare report")
         .contains("--config=FILE")
@@ -107,7 +108,7 @@ class CommandLineTest {
         .contains("--keys")
         .contains("--max-keys=N")
         .contains("--timeout=SECONDS");
-    assertThat(run("--help")).isEqualTo(CdcCompare.EXIT_OK);
+    assertThat(run("--help")).isEqualTo(ExitCode.OK.code());
     assertThat(out.toString()).contains("  report ");
   }
 
@@ -118,7 +119,7 @@ class CommandLineTest {
     int exit = run("report", "-c", "/nonexistent/targets.properties");
 
     // Then one line names the file and the exit code is 2
-    assertThat(exit).isEqualTo(CdcCompare.EXIT_USAGE);
+    assertThat(exit).isEqualTo(ExitCode.USAGE.code());
     assertThat(err.toString().strip())
         .isEqualTo(
             "cdc-compare: configuration file /nonexistent/targets.properties does not exist");
@@ -130,7 +131,7 @@ class CommandLineTest {
     int exit = run("report", "-c", "/nonexistent/targets.properties", "-o", "yaml");
 
     // Then exit 2 naming the option
-    assertThat(exit).isEqualTo(CdcCompare.EXIT_USAGE);
+    assertThat(exit).isEqualTo(ExitCode.USAGE.code());
     assertThat(err.toString()).contains("--output").contains("yaml");
   }
 
@@ -145,7 +146,7 @@ class CommandLineTest {
     int exit = run("compare", "run", "-c", task.toString(), "--wait");
 
     // Then exit 2 with one line naming the key; the source was never tried
-    assertThat(exit).isEqualTo(CdcCompare.EXIT_USAGE);
+    assertThat(exit).isEqualTo(ExitCode.USAGE.code());
     assertThat(err.toString().strip().lines()).hasSize(1);
     assertThat(err.toString()).contains("--wait needs the key targets").doesNotContain("source");
   }
@@ -153,7 +154,7 @@ class CommandLineTest {
   @Test
   void compareRunWaitHelpListsItsOptions() {
     // Given / When / Then
-    assertThat(run("compare", "run", "--help")).isEqualTo(CdcCompare.EXIT_OK);
+    assertThat(run("compare", "run", "--help")).isEqualTo(ExitCode.OK.code());
     assertThat(out.toString()).contains("--wait").contains("--wait-timeout=SECONDS");
   }
 
@@ -163,13 +164,13 @@ class CommandLineTest {
     int exit = run("status", "--help");
 
     // Then
-    assertThat(exit).isEqualTo(CdcCompare.EXIT_OK);
+    assertThat(exit).isEqualTo(ExitCode.OK.code());
     assertThat(out.toString())
         .contains("Usage: cdc-compare status")
         .contains("--config")
         .contains("--output")
         .contains("--timeout");
-    assertThat(run("--help")).isEqualTo(CdcCompare.EXIT_OK);
+    assertThat(run("--help")).isEqualTo(ExitCode.OK.code());
     assertThat(out.toString()).contains("status");
   }
 
@@ -179,7 +180,7 @@ class CommandLineTest {
     int exit = run("status", "-c", "/nonexistent/targets.properties");
 
     // Then
-    assertThat(exit).isEqualTo(CdcCompare.EXIT_USAGE);
+    assertThat(exit).isEqualTo(ExitCode.USAGE.code());
     assertThat(err.toString().strip())
         .isEqualTo(
             "cdc-compare: configuration file /nonexistent/targets.properties does not exist");
@@ -197,7 +198,7 @@ class CommandLineTest {
     int exit = run("status", "-c", targets.toString(), "-o", "yaml");
 
     // Then
-    assertThat(exit).isEqualTo(CdcCompare.EXIT_USAGE);
+    assertThat(exit).isEqualTo(ExitCode.USAGE.code());
     assertThat(err.toString()).contains("--output").contains("yaml");
   }
 
@@ -213,7 +214,7 @@ class CommandLineTest {
     int exit = run("status", "-c", targets.toString(), "--timeout", "2");
 
     // Then every part is one UNREACHABLE line naming it, and the exit code is 1
-    assertThat(exit).as(err.toString()).isEqualTo(CdcCompare.EXIT_FAILURE);
+    assertThat(exit).as(err.toString()).isEqualTo(ExitCode.FAILURE.code());
     assertThat(out.toString().lines())
         .anyMatch(
             l ->
@@ -241,7 +242,7 @@ class CommandLineTest {
     int exit = run("capture", "-c", capture.toString());
 
     // Then one line names the database and the exit code is 1
-    assertThat(exit).isEqualTo(CdcCompare.EXIT_FAILURE);
+    assertThat(exit).isEqualTo(ExitCode.FAILURE.code());
     assertThat(err.toString().strip().lines()).hasSize(1);
     assertThat(err.toString())
         .contains("cannot connect to source database jdbc:postgresql://127.0.0.1:1/shop as cdc");

@@ -2,6 +2,7 @@ package io.cdccompare.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cdccompare.operations.ExitCode;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -37,7 +38,7 @@ class DemoIT {
 
     // Then it succeeded, and the second report shows on target b exactly the injected rows by key
     String out = String.join("\n", lines);
-    assertThat(process.exitValue()).as(out).isEqualTo(CdcCompare.EXIT_OK);
+    assertThat(process.exitValue()).as(out).isEqualTo(ExitCode.OK.code());
     assertThat(lines).anyMatch(l -> l.startsWith("[8/8] Full compare again"));
     List<String> second = lines.subList(indexOf(lines, "[8/8]"), lines.size());
     assertThat(second)

@@ -1,22 +1,23 @@
 package io.cdccompare.app;
 
-import static io.cdccompare.app.report.ReportFixtures.MARIA;
-import static io.cdccompare.app.report.ReportFixtures.ORDERS;
-import static io.cdccompare.app.report.ReportFixtures.PG;
-import static io.cdccompare.app.report.ReportFixtures.TASK;
-import static io.cdccompare.app.report.ReportFixtures.counts;
-import static io.cdccompare.app.report.ReportFixtures.entry;
-import static io.cdccompare.app.report.ReportFixtures.nothingCompared;
-import static io.cdccompare.app.report.ReportFixtures.result;
+import static io.cdccompare.operations.report.ReportFixtures.MARIA;
+import static io.cdccompare.operations.report.ReportFixtures.ORDERS;
+import static io.cdccompare.operations.report.ReportFixtures.PG;
+import static io.cdccompare.operations.report.ReportFixtures.TASK;
+import static io.cdccompare.operations.report.ReportFixtures.counts;
+import static io.cdccompare.operations.report.ReportFixtures.entry;
+import static io.cdccompare.operations.report.ReportFixtures.nothingCompared;
+import static io.cdccompare.operations.report.ReportFixtures.result;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.cdccompare.app.report.ReportSchema;
 import io.cdccompare.core.report.ReportKey;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.WithEmbedded;
+import io.cdccompare.operations.ExitCode;
+import io.cdccompare.operations.report.ReportSchema;
 import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.ChunkState;
 import io.cdccompare.schemas.avro.ReportEntry;
@@ -83,7 +84,7 @@ class ReportCommandIT {
     int exit = report();
 
     // Then exit 0, nothing on standard error, one row per target and table
-    assertThat(exit).as("exit code; stderr: %s", err).isEqualTo(CdcCompare.EXIT_OK);
+    assertThat(exit).as("exit code; stderr: %s", err).isEqualTo(ExitCode.OK.code());
     assertThat(err.toString()).isEmpty();
     assertThat(out.toString().lines())
         .containsExactly(
@@ -146,7 +147,7 @@ class ReportCommandIT {
     int exit = report("--keys", "--max-keys", "10");
 
     // Then exit 3, one line naming the table, and the keys under maria's row
-    assertThat(exit).as("exit code; stderr: %s", err).isEqualTo(CdcCompare.EXIT_DIFFERENCES);
+    assertThat(exit).as("exit code; stderr: %s", err).isEqualTo(ExitCode.DIFFERENCES.code());
     assertThat(err.toString().lines())
         .containsExactly("cdc-compare: differences: nightly/maria-replica/public.orders");
     String text = out.toString();
@@ -203,7 +204,7 @@ class ReportCommandIT {
     int exit = report();
 
     // Then exit 4 naming the unverifiable table
-    assertThat(exit).as("exit code; stderr: %s", err).isEqualTo(CdcCompare.EXIT_UNVERIFIABLE);
+    assertThat(exit).as("exit code; stderr: %s", err).isEqualTo(ExitCode.UNVERIFIABLE.code());
     assertThat(err.toString().lines())
         .containsExactly(
             "cdc-compare: unverifiable: nightly/pg-replica/public.orders (UNVERIFIABLE)");
@@ -229,7 +230,7 @@ class ReportCommandIT {
     int exit = report();
 
     // Then exit 5 naming both
-    assertThat(exit).as("exit code; stderr: %s", err).isEqualTo(CdcCompare.EXIT_INCOMPLETE);
+    assertThat(exit).as("exit code; stderr: %s", err).isEqualTo(ExitCode.INCOMPLETE.code());
     assertThat(err.toString().lines())
         .containsExactly(
             "cdc-compare: not every noted chunk is verified yet:"
@@ -258,7 +259,7 @@ class ReportCommandIT {
     int exit = report();
 
     // Then exit 5 naming the tables, with their source rows shown
-    assertThat(exit).as("exit code; stderr: %s", err).isEqualTo(CdcCompare.EXIT_INCOMPLETE);
+    assertThat(exit).as("exit code; stderr: %s", err).isEqualTo(ExitCode.INCOMPLETE.code());
     assertThat(err.toString().lines())
         .containsExactly(
             "cdc-compare: nothing compared: nightly/pg-replica/public.orders (NOTHING_COMPARED),"
@@ -282,7 +283,7 @@ class ReportCommandIT {
     int exit = report("--task", TASK);
 
     // Then exit 5 with one line saying there is no entry for it
-    assertThat(exit).as("exit code; stderr: %s", err).isEqualTo(CdcCompare.EXIT_INCOMPLETE);
+    assertThat(exit).as("exit code; stderr: %s", err).isEqualTo(ExitCode.INCOMPLETE.code());
     assertThat(err.toString().lines())
         .singleElement()
         .satisfies(
@@ -297,7 +298,7 @@ class ReportCommandIT {
     int exit = report();
 
     // Then exit 1, one line naming the topic
-    assertThat(exit).as("exit code; stderr: %s", err).isEqualTo(CdcCompare.EXIT_FAILURE);
+    assertThat(exit).as("exit code; stderr: %s", err).isEqualTo(ExitCode.FAILURE.code());
     assertThat(err.toString().lines())
         .containsExactly(
             "cdc-compare: topic "
@@ -317,7 +318,7 @@ class ReportCommandIT {
     Duration took = Duration.ofNanos(System.nanoTime() - start);
 
     // Then exit 1 within about the timeout, one line naming the servers
-    assertThat(exit).as("exit code; stderr: %s", err).isEqualTo(CdcCompare.EXIT_FAILURE);
+    assertThat(exit).as("exit code; stderr: %s", err).isEqualTo(ExitCode.FAILURE.code());
     assertThat(err.toString().lines())
         .singleElement()
         .satisfies(

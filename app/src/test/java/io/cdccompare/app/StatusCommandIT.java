@@ -8,6 +8,7 @@ import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.JdbcServer;
 import io.cdccompare.embedded.WithEmbedded;
+import io.cdccompare.operations.ExitCode;
 import io.cdccompare.schemas.avro.ReportEntry;
 import io.cdccompare.schemas.avro.ReportStatus;
 import io.cdccompare.schemas.avro.RowCounts;
@@ -120,7 +121,7 @@ class StatusCommandIT {
     Instant after = Instant.now();
 
     // Then the unreachable target makes the exit code 1, and everything else is printed
-    assertThat(exit).as(err.toString()).isEqualTo(CdcCompare.EXIT_FAILURE);
+    assertThat(exit).as(err.toString()).isEqualTo(ExitCode.FAILURE.code());
     List<String> lines = out.toString().lines().toList();
     assertThat(lines)
         .contains(
@@ -184,7 +185,7 @@ class StatusCommandIT {
     int exit = run("status", "-c", file.toString(), "-o", "json");
 
     // Then
-    assertThat(exit).as(out.toString() + err).isEqualTo(CdcCompare.EXIT_OK);
+    assertThat(exit).as(out.toString() + err).isEqualTo(ExitCode.OK.code());
     JsonNode json = new ObjectMapper().readTree(out.toString());
     assertThat(json.get("complete").asBoolean()).isTrue();
     assertThat(json.at("/capture/slot").asText()).isEqualTo(slot.name());
@@ -229,7 +230,7 @@ class StatusCommandIT {
     int exit = run("status", "-c", file.toString());
 
     // Then
-    assertThat(exit).as(out.toString() + err).isEqualTo(CdcCompare.EXIT_OK);
+    assertThat(exit).as(out.toString() + err).isEqualTo(ExitCode.OK.code());
     assertThat(out.toString().lines())
         .anyMatch(
             l ->

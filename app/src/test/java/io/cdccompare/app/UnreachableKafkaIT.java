@@ -6,6 +6,7 @@ import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.JdbcServer;
 import io.cdccompare.embedded.WithEmbedded;
+import io.cdccompare.operations.ExitCode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -63,7 +64,7 @@ class UnreachableKafkaIT {
     int exit = run("capture", "-c", file.toString());
 
     // Then one line names Kafka, and the source is as it was
-    assertThat(exit).isEqualTo(CdcCompare.EXIT_FAILURE);
+    assertThat(exit).isEqualTo(ExitCode.FAILURE.code());
     assertThat(err.toString().strip().lines()).hasSize(1);
     assertThat(err.toString()).startsWith("cdc-compare: cannot reach Kafka at " + NO_KAFKA);
     assertThat(
@@ -100,7 +101,7 @@ class UnreachableKafkaIT {
     int exit = run("verify", "-c", file.toString());
 
     // Then one line names Kafka, and the target is as it was
-    assertThat(exit).isEqualTo(CdcCompare.EXIT_FAILURE);
+    assertThat(exit).isEqualTo(ExitCode.FAILURE.code());
     assertThat(err.toString().strip().lines()).hasSize(1);
     assertThat(err.toString()).startsWith("cdc-compare: cannot reach Kafka at " + NO_KAFKA);
     assertThat(

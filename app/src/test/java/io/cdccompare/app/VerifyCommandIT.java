@@ -6,6 +6,7 @@ import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.JdbcServer;
 import io.cdccompare.embedded.WithEmbedded;
+import io.cdccompare.operations.ExitCode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -93,7 +94,7 @@ class VerifyCommandIT {
     int exit = cli.execute("verify", "-c", file.toString(), "--target", "a");
 
     // Then the command ends with exit 1 and one error line naming the record
-    assertThat(exit).isEqualTo(CdcCompare.EXIT_FAILURE);
+    assertThat(exit).isEqualTo(ExitCode.FAILURE.code());
     List<String> errors = err.toString().lines().filter(l -> l.startsWith("cdc-compare:")).toList();
     assertThat(errors).hasSize(1);
     assertThat(errors.get(0))

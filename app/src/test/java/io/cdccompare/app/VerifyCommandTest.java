@@ -2,6 +2,7 @@ package io.cdccompare.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cdccompare.operations.ExitCode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -33,14 +34,14 @@ class VerifyCommandTest {
 
   @Test
   void helpNamesTheOptions() {
-    assertThat(run("verify", "--help")).isEqualTo(CdcCompare.EXIT_OK);
+    assertThat(run("verify", "--help")).isEqualTo(ExitCode.OK.code());
     assertThat(out.toString()).contains("--config").contains("--target");
   }
 
   @Test
   void aMissingFileIsAConfigurationError() {
     assertThat(run("verify", "-c", "/nonexistent/targets.properties"))
-        .isEqualTo(CdcCompare.EXIT_USAGE);
+        .isEqualTo(ExitCode.USAGE.code());
     assertThat(err.toString().strip())
         .isEqualTo(
             "cdc-compare: configuration file /nonexistent/targets.properties does not exist");
@@ -51,7 +52,7 @@ class VerifyCommandTest {
     Path file = Files.writeString(dir.resolve("t.properties"), TARGETS + "target.a.usr=x\n");
 
     assertThat(run("verify", "-c", file.toString(), "--target", "a"))
-        .isEqualTo(CdcCompare.EXIT_USAGE);
+        .isEqualTo(ExitCode.USAGE.code());
     assertThat(err.toString()).contains("target.a.usr").contains(file.toString());
   }
 
@@ -59,9 +60,9 @@ class VerifyCommandTest {
   void severalTargetsNeedTheTargetOption(@TempDir Path dir) throws Exception {
     Path file = Files.writeString(dir.resolve("t.properties"), TARGETS);
 
-    assertThat(run("verify", "-c", file.toString())).isEqualTo(CdcCompare.EXIT_USAGE);
+    assertThat(run("verify", "-c", file.toString())).isEqualTo(ExitCode.USAGE.code());
     assertThat(err.toString()).contains("[a, b]").contains("--target");
-    assertThat(run("verify", "-c", file.toString(), "-t", "c")).isEqualTo(CdcCompare.EXIT_USAGE);
+    assertThat(run("verify", "-c", file.toString(), "-t", "c")).isEqualTo(ExitCode.USAGE.code());
     assertThat(err.toString()).contains("target 'c' is not defined");
   }
 
@@ -74,7 +75,7 @@ class VerifyCommandTest {
     int exit = run("verify", "-c", file.toString(), "--target", "a");
 
     // Then one line names the target, its URL and user, before anything touches Kafka
-    assertThat(exit).isEqualTo(CdcCompare.EXIT_FAILURE);
+    assertThat(exit).isEqualTo(ExitCode.FAILURE.code());
     assertThat(err.toString().strip().lines()).hasSize(1);
     assertThat(err.toString())
         .startsWith(

@@ -1,10 +1,10 @@
 package io.cdccompare.app.demo;
 
-import io.cdccompare.app.config.TargetsConfig;
-import io.cdccompare.app.report.TaskReport;
-import io.cdccompare.app.run.RunningVerifier;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
+import io.cdccompare.operations.config.TargetsConfig;
+import io.cdccompare.operations.report.TaskReport;
+import io.cdccompare.operations.run.RunningVerifier;
 import io.cdccompare.producer.capture.Capture;
 import io.cdccompare.producer.capture.CaptureConfig;
 import io.cdccompare.producer.compare.CompareConfig;

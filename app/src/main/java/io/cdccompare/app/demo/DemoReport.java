@@ -1,11 +1,11 @@
 package io.cdccompare.app.demo;
 
-import io.cdccompare.app.config.TargetsConfig;
-import io.cdccompare.app.report.ReportTable;
-import io.cdccompare.app.report.ResultKeys;
-import io.cdccompare.app.report.RunWait;
-import io.cdccompare.app.report.TaskReport;
-import io.cdccompare.app.report.TaskReports;
+import io.cdccompare.operations.config.TargetsConfig;
+import io.cdccompare.operations.report.ReportTable;
+import io.cdccompare.operations.report.ResultKeys;
+import io.cdccompare.operations.report.RunWait;
+import io.cdccompare.operations.report.TaskReport;
+import io.cdccompare.operations.report.TaskReports;
 import io.cdccompare.producer.compare.CompareRun;
 import io.cdccompare.schemas.avro.ReportEntry;
 import io.cdccompare.topology.report.ReportReader;

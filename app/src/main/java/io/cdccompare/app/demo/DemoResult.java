@@ -1,10 +1,10 @@
 package io.cdccompare.app.demo;
 
-import io.cdccompare.app.report.DifferenceKeys;
-import io.cdccompare.app.report.ReportRow;
-import io.cdccompare.app.report.ShownStatus;
-import io.cdccompare.app.report.TargetReport;
-import io.cdccompare.app.report.TaskReport;
+import io.cdccompare.operations.report.DifferenceKeys;
+import io.cdccompare.operations.report.ReportRow;
+import io.cdccompare.operations.report.ShownStatus;
+import io.cdccompare.operations.report.TargetReport;
+import io.cdccompare.operations.report.TaskReport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

@@ -1,7 +1,7 @@
 package io.cdccompare.bench.e2e;
 
-import io.cdccompare.app.config.TargetsConfig;
-import io.cdccompare.app.run.RunningVerifier;
+import io.cdccompare.operations.config.TargetsConfig;
+import io.cdccompare.operations.run.RunningVerifier;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,0 +1,123 @@
+package io.cdccompare.operations.config;
+
+import io.cdccompare.core.table.TableName;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.common.config.ConfigException;
+
+/** One target's section; the password never appears in text. */
+record TargetSection(
+    String name,
+    String url,
+    String user,
+    String password,
+    String bookkeepingSchema,
+    String applicationId,
+    Map<TableName, TableName> tables) {
+  /** A target's keys, after {@code target.<name>.}. */
+  static final Set<String> KEYS =
+      Set.of("url", "user", "password", "bookkeeping.schema", "application.id");
+
+  private static final Pattern KEY =
+      Pattern.compile("target\\.([A-Za-z0-9_-]+)\\.(table\\.(.+)|.+)");
+
+  /**
+   * The targets' sections, checked: known keys only, a URL each, mapped tables in {@code tables}.
+   */
+  static Map<String, TargetSection> parse(
+      Map<String, String> raw, List<String> order, List<TableName> tables) {
+    Map<String, Map<String, String>> keys = new LinkedHashMap<>();
+    Map<String, Map<TableName, TableName>> mapped = new LinkedHashMap<>();
+    for (Map.Entry<String, String> e : raw.entrySet()) {
+      if (!e.getKey().startsWith(TargetsConfig.TARGET_PREFIX)) {
+        continue;
+      }
+      Matcher m = KEY.matcher(e.getKey());
+      if (!m.matches()) {
+        throw new ConfigException(
+            e.getKey()
+                + ": a target key is target.<name>.<key> with a name of letters, digits, _ or -");
+      }
+      String name = m.group(1);
+      keys.computeIfAbsent(name, n -> new TreeMap<>());
+      mapped.computeIfAbsent(name, n -> new LinkedHashMap<>());
+      if (m.group(3) != null) {
+        TableName source = parseTable(e.getKey(), m.group(3));
+        if (!tables.contains(source)) {
+          throw new ConfigException(
+              e.getKey() + ": table " + source + " is not in " + TargetsConfig.TABLES);
+        }
+        mapped.get(name).put(source, parseTable(e.getKey(), e.getValue()));
+      } else if (KEYS.contains(m.group(2))) {
+        keys.get(name).put(m.group(2), e.getValue());
+      } else {
+        throw new ConfigException(
+            "unknown configuration key "
+                + e.getKey()
+                + " (a target has "
+                + String.join(", ", new java.util.TreeSet<>(KEYS))
+                + ", table.<schema.table>)");
+      }
+    }
+    if (keys.isEmpty()) {
+      throw new ConfigException("define at least one target: target.<name>.url=jdbc:…");
+    }
+    List<String> names = order.isEmpty() ? new ArrayList<>(keys.keySet()) : order;
+    for (String name : names) {
+      if (!keys.containsKey(name)) {
+        throw new ConfigException(
+            TargetsConfig.TARGETS + " names '" + name + "', which has no target." + name + ".url");
+      }
+    }
+    for (String name : keys.keySet()) {
+      if (!names.contains(name)) {
+        throw new ConfigException(
+            "target."
+                + name
+                + ".* is defined but "
+                + TargetsConfig.TARGETS
+                + " does not list '"
+                + name
+                + "'");
+      }
+    }
+    Map<String, TargetSection> sections = new LinkedHashMap<>();
+    for (String name : names) {
+      Map<String, String> k = keys.get(name);
+      String url = k.get("url");
+      if (url == null || url.isBlank()) {
+        throw new ConfigException("target." + name + ".url is required");
+      }
+      sections.put(
+          name,
+          new TargetSection(
+              name,
+              url,
+              k.getOrDefault("user", ""),
+              k.getOrDefault("password", ""),
+              k.get("bookkeeping.schema"),
+              k.get("application.id"),
+              Map.copyOf(mapped.get(name))));
+    }
+    return sections;
+  }
+
+  private static TableName parseTable(String key, String text) {
+    try {
+      return TableName.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(key, text, e.getMessage());
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "TargetSection[" + name + ", " + url.split("\\?")[0] + ", user=" + user + "]";
+  }
+}

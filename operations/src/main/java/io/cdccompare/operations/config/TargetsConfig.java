@@ -1,0 +1,303 @@
+package io.cdccompare.operations.config;
+
+import io.cdccompare.core.stream.CompareTopics;
+import io.cdccompare.core.table.TableName;
+import io.cdccompare.producer.capture.CaptureConfig;
+import io.cdccompare.producer.config.ConfigFile;
+import io.cdccompare.producer.config.ConnectionSettings;
+import io.cdccompare.producer.config.ConnectionSettings.SourceDatabase;
+import io.cdccompare.schemas.registry.RegistryClientConfig;
+import io.cdccompare.topology.report.ReportConfig;
+import io.cdccompare.topology.verify.VerifierSettings;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * The targets file: the verify side of a deployment. It names Kafka, the replicated tables and one
+ * or more targets ({@code target.<name>.url}, …); {@code verify --target NAME} runs one of them,
+ * {@code report} and {@code status} read every one. The source keys are optional here and used by
+ * {@code status} only (the capture slot). Every key is declared with its type, default and
+ * validation; unknown keys, and unknown keys of a target section, are refused with their name.
+ */
+public final class TargetsConfig {
+  public static final String TABLES = "tables";
+  public static final String TARGETS = "targets";
+  public static final String APPLY_BATCH_SIZE = "apply.batch.size";
+  public static final String APPLY_MAX_DELAY_MS = "apply.max.delay.ms";
+  public static final String FETCH_SIZE = "fetch.size";
+  public static final String HASHES_TIMEOUT_MS = "hashes.timeout.ms";
+  public static final String RESULTS_TOPIC = "results.topic";
+  public static final String HASHES_TOPIC = "hashes.topic";
+  public static final String REPORT_TOPIC = "report.topic";
+  public static final String ALERTS_TOPIC = "alerts.topic";
+  public static final String REPORT_AGGREGATE = "report.aggregate";
+  public static final String SLOT_NAME = "slot.name";
+  public static final String STATE_DIR = "state.dir";
+
+  static final String TARGET_PREFIX = "target.";
+  static final String STREAMS_PREFIX = "streams.";
+  static final Set<String> PREFIXES =
+      Set.of(TARGET_PREFIX, STREAMS_PREFIX, "admin.", "consumer.", "schema.registry.");
+
+  static final ConfigDef DEFINITION =
+      ConnectionSettings.defineSource(ConnectionSettings.defineKafka(new ConfigDef()), false)
+          .define(
+              TABLES,
+              Type.STRING,
+              ConfigDef.NO_DEFAULT_VALUE,
+              new ConnectionSettings.TableList(),
+              Importance.HIGH,
+              "Source tables whose changes are applied and verified on every target, in order.")
+          .define(
+              TARGETS,
+              Type.LIST,
+              List.of(),
+              Importance.HIGH,
+              "The targets, in order (default: every name under target.<name>.).")
+          .define(
+              APPLY_BATCH_SIZE,
+              Type.INT,
+              VerifierSettings.DEFAULT_APPLY_BATCH_SIZE,
+              Range.atLeast(1),
+              Importance.MEDIUM,
+              "Changes applied in one target transaction at most.")
+          .define(
+              APPLY_MAX_DELAY_MS,
+              Type.LONG,
+              VerifierSettings.DEFAULT_APPLY_MAX_DELAY.toMillis(),
+              Range.atLeast(1),
+              Importance.MEDIUM,
+              "Longest a change waits in a pending batch before it is applied.")
+          .define(
+              FETCH_SIZE,
+              Type.INT,
+              VerifierSettings.DEFAULT_FETCH_SIZE,
+              Range.atLeast(1),
+              Importance.LOW,
+              "Rows per round trip when a verifier reads its target.")
+          .define(
+              HASHES_TIMEOUT_MS,
+              Type.LONG,
+              VerifierSettings.DEFAULT_HASHES_TIMEOUT.toMillis(),
+              Range.atLeast(1),
+              Importance.LOW,
+              "How long a CLOSE note waits for its hash records before the chunk is UNVERIFIABLE.")
+          .define(
+              RESULTS_TOPIC,
+              Type.STRING,
+              null,
+              Importance.LOW,
+              "Topic of the chunk results (default <prefix>.compare.results).")
+          .define(
+              HASHES_TOPIC,
+              Type.STRING,
+              null,
+              Importance.LOW,
+              "Topic of the hash records, as the compare tasks' hashes.topic; the report counts"
+                  + " noted chunks from it (default <prefix>.compare.hashes).")
+          .define(
+              REPORT_TOPIC,
+              Type.STRING,
+              null,
+              Importance.LOW,
+              "Topic of the report entries (default <prefix>.compare.report).")
+          .define(
+              ALERTS_TOPIC,
+              Type.STRING,
+              null,
+              Importance.LOW,
+              "Topic of the verifiers' and the report's alerts (default <prefix>.compare.alerts).")
+          .define(
+              REPORT_AGGREGATE,
+              Type.BOOLEAN,
+              true,
+              Importance.MEDIUM,
+              "Whether verify also runs an instance of the report aggregation"
+                  + " (application <prefix>-compare-report; instances share the work).")
+          .define(
+              SLOT_NAME,
+              Type.STRING,
+              null,
+              Importance.LOW,
+              "The capture's replication slot, shown by status (default cdc_compare_<prefix>).")
+          .define(
+              STATE_DIR,
+              Type.STRING,
+              null,
+              Importance.LOW,
+              "Kafka Streams state directory (default <tmp>/cdc-compare-streams).");
+
+  private final AbstractConfig values;
+  private final Map<String, String> raw;
+  private final Map<String, TargetSection> targets;
+
+  private TargetsConfig(Map<String, String> raw) {
+    this.raw = raw;
+    this.values = new AbstractConfig(DEFINITION, withoutPrefixed(raw), false);
+    this.targets = TargetSection.parse(raw, values.getList(TARGETS), tables());
+  }
+
+  /** Loads and checks a targets file; errors name the file and the key at fault. */
+  public static TargetsConfig load(Path file) {
+    Map<String, String> values = ConfigFile.load(file, DEFINITION, PREFIXES);
+    try {
+      return new TargetsConfig(values);
+    } catch (ConfigException e) {
+      throw new ConfigException(file + ": " + e.getMessage());
+    }
+  }
+
+  /** Checks an in-memory configuration the same way. */
+  public static TargetsConfig of(Map<String, String> values) {
+    return new TargetsConfig(
+        ConfigFile.check(new TreeMap<>(values), DEFINITION, PREFIXES, "targets configuration"));
+  }
+
+  public String topicPrefix() {
+    return values.getString(ConnectionSettings.TOPIC_PREFIX);
+  }
+
+  public String bootstrapServers() {
+    return String.join(",", values.getList(ConnectionSettings.BOOTSTRAP_SERVERS));
+  }
+
+  public String schemaRegistryUrl() {
+    return values.getString(ConnectionSettings.REGISTRY_URL);
+  }
+
+  public List<TableName> tables() {
+    return TableName.parseList(values.getString(TABLES));
+  }
+
+  /** The target names, in order. */
+  public List<String> targetNames() {
+    return List.copyOf(targets.keySet());
+  }
+
+  /**
+   * The name of the target a command runs: {@code requested} if given, else the only target.
+   *
+   * @throws ConfigException naming the target when it is not in the file, or when the file has
+   *     several and none was requested
+   */
+  public String targetName(String requested) {
+    if (requested == null) {
+      if (targets.size() != 1) {
+        throw new ConfigException(
+            "the file defines targets " + targetNames() + "; choose one with --target");
+      }
+      return targetNames().get(0);
+    }
+    if (!targets.containsKey(requested)) {
+      throw new ConfigException(
+          "target '" + requested + "' is not defined (the file defines " + targetNames() + ")");
+    }
+    return requested;
+  }
+
+  /** The settings of one target's apply+verify application. */
+  public VerifierSettings verifierSettings(String target) {
+    TargetSection section = targets.get(targetName(target));
+    VerifierSettings.Builder builder =
+        VerifierSettings.builder(section.name())
+            .applicationId(section.applicationId())
+            .bootstrapServers(bootstrapServers())
+            .registryUrl(schemaRegistryUrl())
+            .topicPrefix(topicPrefix())
+            .target(section.url(), section.user(), section.password())
+            .bookkeepingSchema(section.bookkeepingSchema())
+            .resultsTopic(topics().results())
+            .alertsTopic(topics().alerts())
+            .applyBatchSize(values.getInt(APPLY_BATCH_SIZE))
+            .applyMaxDelay(Duration.ofMillis(values.getLong(APPLY_MAX_DELAY_MS)))
+            .fetchSize(values.getInt(FETCH_SIZE))
+            .hashesTimeout(Duration.ofMillis(values.getLong(HASHES_TIMEOUT_MS)));
+    for (TableName table : tables()) {
+      TableName mapped = section.tables().get(table);
+      if (mapped == null) {
+        builder.table(table);
+      } else {
+        builder.table(table, mapped);
+      }
+    }
+    streamsProperties().forEach(builder::streamsProperty);
+    withPrefix(RegistryClientConfig.PREFIX)
+        .forEach((key, value) -> builder.registrySetting(key, String.valueOf(value)));
+    try {
+      return builder.build();
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("target " + section.name() + ": " + e.getMessage());
+    }
+  }
+
+  /** The compare's topics: the defaults under the topic prefix, or the names this file sets. */
+  public CompareTopics topics() {
+    return CompareTopics.defaults(topicPrefix())
+        .with(
+            values.getString(HASHES_TOPIC),
+            values.getString(RESULTS_TOPIC),
+            values.getString(REPORT_TOPIC),
+            values.getString(ALERTS_TOPIC));
+  }
+
+  /** The report aggregation's topics and application id under this topic prefix. */
+  public ReportConfig reportConfig() {
+    return ReportConfig.of(topicPrefix(), topics(), schemaRegistryUrl())
+        .withRegistrySettings(withPrefix(RegistryClientConfig.PREFIX));
+  }
+
+  public boolean reportAggregate() {
+    return values.getBoolean(REPORT_AGGREGATE);
+  }
+
+  /** The Kafka Streams state directory of the apps this file runs. */
+  public Path stateDir() {
+    String dir = values.getString(STATE_DIR);
+    return dir == null || dir.isBlank()
+        ? Path.of(System.getProperty("java.io.tmpdir"), "cdc-compare-streams")
+        : Path.of(dir);
+  }
+
+  /** The source database, when the file names one ({@code status} reads the capture slot). */
+  public Optional<SourceDatabase> source() {
+    return ConnectionSettings.hasSource(values)
+        ? Optional.of(ConnectionSettings.source(values))
+        : Optional.empty();
+  }
+
+  /** The capture's replication slot. */
+  public String slotName() {
+    String slot = values.getString(SLOT_NAME);
+    return slot == null || slot.isBlank() ? CaptureConfig.defaultSlotName(topicPrefix()) : slot;
+  }
+
+  /** The {@code streams.*} settings without their prefix. */
+  public Map<String, String> streamsProperties() {
+    Map<String, String> out = new LinkedHashMap<>();
+    ConfigFile.withPrefix(raw, STREAMS_PREFIX).forEach((k, v) -> out.put(k, (String) v));
+    return out;
+  }
+
+  /** Settings under a client prefix ({@code admin.}, {@code consumer.}) without the prefix. */
+  public Map<String, Object> withPrefix(String prefix) {
+    return ConfigFile.withPrefix(raw, prefix);
+  }
+
+  private static Map<String, String> withoutPrefixed(Map<String, String> raw) {
+    Map<String, String> own = new TreeMap<>(raw);
+    own.keySet().retainAll(DEFINITION.names());
+    return own;
+  }
+}

@@ -1,0 +1,181 @@
+package io.cdccompare.operations.run;
+
+import io.cdccompare.operations.config.TargetsConfig;
+import io.cdccompare.producer.config.KafkaProbe;
+import io.cdccompare.topology.report.ReportConfig;
+import io.cdccompare.topology.report.ReportTopics;
+import io.cdccompare.topology.report.ReportTopologyFactory;
+import io.cdccompare.topology.verify.ResultsTopic;
+import io.cdccompare.topology.verify.VerifierSettings;
+import io.cdccompare.topology.verify.VerifyTopologyFactory;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+
+/**
+ * One target's verifier as a running process part: its apply+verify Kafka Streams application and,
+ * unless disabled, an instance of the report aggregation (every instance of {@code
+ * <prefix>-compare-report} shares the work through the Streams group). Topics they need are created
+ * first. A stream thread that fails stops its application; {@link #awaitStop} returns the failure.
+ * Thread-safe.
+ */
+public final class RunningVerifier implements AutoCloseable {
+  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+
+  private final VerifierSettings settings;
+  private final List<KafkaStreams> apps = new ArrayList<>();
+  private final AtomicReference<Throwable> failure = new AtomicReference<>();
+  private final CountDownLatch stopped = new CountDownLatch(1);
+
+  private RunningVerifier(VerifierSettings settings) {
+    this.settings = settings;
+  }
+
+  /** Creates the topics, then starts the target's applications (they connect in the background). */
+  public static RunningVerifier start(TargetsConfig config, String target) throws Exception {
+    return start(config, target, config.reportAggregate());
+  }
+
+  /**
+   * As {@link #start(TargetsConfig, String)}, choosing whether this process runs an instance of the
+   * report aggregation.
+   */
+  public static RunningVerifier start(TargetsConfig config, String target, boolean aggregateReport)
+      throws Exception {
+    VerifierSettings settings = config.verifierSettings(target);
+    RunningVerifier verifier = new RunningVerifier(settings);
+    requireTarget(settings);
+    KafkaProbe.requireReachable(
+        config.bootstrapServers(), config.withPrefix("admin."), KafkaProbe.DEFAULT_TIMEOUT);
+    ResultsTopic.ensure(settings);
+    Path stateDir = config.stateDir().resolve(settings.applicationId());
+    Properties verify = VerifyTopologyFactory.streamsProperties(settings);
+    verify.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("verify").toString());
+    verifier.add(VerifyTopologyFactory.build(settings), verify);
+    if (aggregateReport) {
+      ReportConfig report = config.reportConfig();
+      ReportTopics.ensure(report, config.bootstrapServers(), config.withPrefix("admin."));
+      Properties props = new Properties();
+      props.putAll(config.streamsProperties());
+      props.putAll(report.streamsProperties(config.bootstrapServers()));
+      props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("report").toString());
+      verifier.add(ReportTopologyFactory.build(report), props);
+    }
+    verifier.apps.forEach(KafkaStreams::start);
+    return verifier;
+  }
+
+  /** Fails fast, naming the target and its URL, when the target database cannot be reached. */
+  private static void requireTarget(VerifierSettings settings) throws SQLException {
+    try (Connection c =
+        DriverManager.getConnection(
+            settings.targetJdbcUrl(), settings.targetUser(), settings.targetPassword())) {
+      c.isValid(5);
+    } catch (SQLException e) {
+      throw new SQLException(
+          "cannot connect to " + settings.targetDescription() + ": " + e.getMessage(),
+          e.getSQLState(),
+          e);
+    }
+  }
+
+  private void add(Topology topology, Properties props) {
+    KafkaStreams app = new KafkaStreams(topology, props);
+    app.setUncaughtExceptionHandler(
+        e -> {
+          failure.compareAndSet(null, e);
+          stopped.countDown();
+          return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        });
+    app.setStateListener(
+        (now, before) -> {
+          if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.NOT_RUNNING) {
+            stopped.countDown();
+          }
+        });
+    apps.add(app);
+  }
+
+  public VerifierSettings settings() {
+    return settings;
+  }
+
+  /** True once every application of this verifier runs (partitions assigned, stores restored). */
+  public boolean running() {
+    return apps.stream().allMatch(a -> a.state() == KafkaStreams.State.RUNNING);
+  }
+
+  /**
+   * Waits until every application runs, or one failed.
+   *
+   * @throws IllegalStateException naming the failure, or the timeout
+   */
+  public void awaitRunning(Duration timeout) throws InterruptedException {
+    Instant deadline = Instant.now().plus(timeout);
+    while (!running()) {
+      requireHealthy();
+      if (Instant.now().isAfter(deadline)) {
+        throw new IllegalStateException(
+            "verifier of target " + settings.target() + " did not start within " + timeout);
+      }
+      stopped.await(100, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** Waits until an application stopped by itself (a failure) or {@code timeout} passed. */
+  public Optional<Throwable> awaitStop(Duration timeout) throws InterruptedException {
+    stopped.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    return failure();
+  }
+
+  public Optional<Throwable> failure() {
+    return Optional.ofNullable(failure.get());
+  }
+
+  /** Closes every application, letting each commit what it applied. */
+  @Override
+  public void close() {
+    close(CLOSE_TIMEOUT);
+  }
+
+  /**
+   * Closes every application, waiting at most {@code timeout} for each (a broker that is gone
+   * already would make a close wait for its whole timeout).
+   */
+  public void close(Duration timeout) {
+    apps.forEach(a -> a.close(timeout));
+    stopped.countDown();
+  }
+
+  /**
+   * Throws when an application stopped by itself, naming the target and the first cause that is not
+   * Kafka Streams' own wrapper (a poison record's topic, partition and offset, say).
+   */
+  public void requireHealthy() {
+    Optional<Throwable> stoppedBy = failure();
+    if (stoppedBy.isPresent()) {
+      Throwable cause = stoppedBy.get();
+      while (cause.getCause() != null
+          && cause.getClass().getName().startsWith("org.apache.kafka.streams")) {
+        cause = cause.getCause();
+      }
+      String reason = String.valueOf(cause.getMessage()).lines().findFirst().orElse("");
+      throw new IllegalStateException(
+          "target " + settings.target() + " stopped: " + reason, stoppedBy.get());
+    }
+  }
+}

@@ -1,0 +1,210 @@
+package io.cdccompare.operations.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cdccompare.core.table.TableName;
+import io.cdccompare.schemas.registry.RegistryClientConfig;
+import io.cdccompare.topology.verify.VerifierSettings;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigException;
+import org.junit.jupiter.api.Test;
+
+class TargetsConfigTest {
+
+  private static Map<String, String> twoTargets() {
+    Map<String, String> values = new HashMap<>();
+    values.put("topic.prefix", "shop");
+    values.put("bootstrap.servers", "k1:9092,k2:9092");
+    values.put("schema.registry.url", "http://registry:8081");
+    values.put("tables", "public.orders, public.customers");
+    values.put("target.a.url", "jdbc:postgresql://a:5432/shop");
+    values.put("target.a.user", "ua");
+    values.put("target.a.password", "pa");
+    values.put("target.b.url", "jdbc:mariadb://b:3306/shop");
+    values.put("target.b.table.public.orders", "sales.orders_copy");
+    values.put("target.b.bookkeeping.schema", "cdc");
+    return values;
+  }
+
+  @Test
+  void eachTargetSectionBecomesTheSettingsOfItsVerifier() {
+    // Given a file with two targets, one mapping a table and keeping its bookkeeping apart
+    Map<String, String> values = twoTargets();
+    values.put("apply.batch.size", "200");
+    values.put("apply.max.delay.ms", "50");
+    values.put("streams.commit.interval.ms", "100");
+
+    // When each target's settings are built
+    TargetsConfig config = TargetsConfig.of(values);
+    VerifierSettings a = config.verifierSettings("a");
+    VerifierSettings b = config.verifierSettings("b");
+
+    // Then they share Kafka and the tables, and keep what their section says
+    assertThat(config.targetNames()).containsExactly("a", "b");
+    assertThat(a.bootstrapServers()).isEqualTo("k1:9092,k2:9092");
+    assertThat(a.applicationId()).isEqualTo("cdc-compare-verify-a");
+    assertThat(a.targetUser()).isEqualTo("ua");
+    assertThat(a.applyBatchSize()).isEqualTo(200);
+    assertThat(a.applyMaxDelay()).isEqualTo(Duration.ofMillis(50));
+    assertThat(a.streamsProperties()).containsEntry("commit.interval.ms", "100");
+    assertThat(a.targetTableOf(TableName.parse("public.orders")))
+        .isEqualTo(TableName.parse("public.orders"));
+    assertThat(b.targetJdbcUrl()).isEqualTo("jdbc:mariadb://b:3306/shop");
+    assertThat(b.bookkeepingSchema()).isEqualTo("cdc");
+    assertThat(b.targetTableOf(TableName.parse("public.orders")))
+        .isEqualTo(TableName.parse("sales.orders_copy"));
+    assertThat(b.targetTableOf(TableName.parse("public.customers")))
+        .isEqualTo(TableName.parse("public.customers"));
+    assertThat(config.reportConfig().reportTopic()).isEqualTo("shop.compare.report");
+    assertThat(config.source()).isEmpty();
+    assertThat(config.slotName()).isEqualTo("cdc_compare_shop");
+  }
+
+  @Test
+  void customTopicNamesReachTheVerifiersAndTheReport() {
+    // Given a file that names its own hashes, results, report and alerts topics
+    Map<String, String> values = twoTargets();
+    values.put("hashes.topic", "audit.hashes");
+    values.put("results.topic", "audit.results");
+    values.put("report.topic", "audit.report");
+    values.put("alerts.topic", "ops.alerts");
+
+    // When the verifiers' and the report's settings are built
+    TargetsConfig config = TargetsConfig.of(values);
+    VerifierSettings a = config.verifierSettings("a");
+
+    // Then every program uses those names: the verifiers publish results and stop alerts there,
+    // the report reads the results and the noted chunks and writes its entries and alerts there
+    assertThat(a.resultsTopic()).isEqualTo("audit.results");
+    assertThat(a.alertsTopic()).isEqualTo("ops.alerts");
+    assertThat(config.reportConfig().resultsTopic()).isEqualTo("audit.results");
+    assertThat(config.reportConfig().hashesTopic()).isEqualTo("audit.hashes");
+    assertThat(config.reportConfig().reportTopic()).isEqualTo("audit.report");
+    assertThat(config.reportConfig().alertsTopic()).isEqualTo("ops.alerts");
+  }
+
+  @Test
+  void registrySettingsReachTheVerifiersAndTheReport() {
+    // Given a file with basic authentication for the registry
+    Map<String, String> values = twoTargets();
+    values.put("schema.registry.basic.auth.user.info", "cdc:s3cret");
+
+    // When the verifiers' and the report's serde settings are built
+    TargetsConfig config = TargetsConfig.of(values);
+
+    // Then both carry it under the key the registry client reads (before, only the URL reached
+    // the report, and the verifiers read registry keys from streams.* alone)
+    assertThat(config.verifierSettings("a").registrySettings())
+        .containsExactly(Map.entry("basic.auth.user.info", "cdc:s3cret"));
+    assertThat(
+            RegistryClientConfig.fromConfigs(config.reportConfig().serdeConfig())
+                .basicAuthUserInfo())
+        .contains("cdc:s3cret");
+  }
+
+  @Test
+  void withoutTopicNamesEveryProgramUsesTheDefaultsUnderThePrefix() {
+    // Given a file that names no topic / When the settings are built
+    TargetsConfig config = TargetsConfig.of(twoTargets());
+
+    // Then the verifiers and the report agree on shop.compare.*
+    assertThat(config.verifierSettings("b").resultsTopic()).isEqualTo("shop.compare.results");
+    assertThat(config.verifierSettings("b").alertsTopic()).isEqualTo("shop.compare.alerts");
+    assertThat(config.reportConfig().hashesTopic()).isEqualTo("shop.compare.hashes");
+    assertThat(config.reportConfig().alertsTopic()).isEqualTo("shop.compare.alerts");
+  }
+
+  @Test
+  void theTargetToRunMustBeNamedWhenThereAreSeveral() {
+    TargetsConfig config = TargetsConfig.of(twoTargets());
+
+    assertThatThrownBy(() -> config.targetName(null))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("[a, b]")
+        .hasMessageContaining("--target");
+    assertThatThrownBy(() -> config.targetName("c"))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("target 'c' is not defined");
+    assertThat(config.targetName("b")).isEqualTo("b");
+  }
+
+  @Test
+  void theOnlyTargetNeedsNoName() {
+    Map<String, String> values = twoTargets();
+    values.keySet().removeIf(k -> k.startsWith("target.b."));
+
+    assertThat(TargetsConfig.of(values).targetName(null)).isEqualTo("a");
+  }
+
+  @Test
+  void anUnknownKeyOfATargetIsNamed() {
+    Map<String, String> values = twoTargets();
+    values.put("target.a.pasword", "x");
+
+    assertThatThrownBy(() -> TargetsConfig.of(values))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("target.a.pasword");
+  }
+
+  @Test
+  void anUnknownTopLevelKeyIsNamed() {
+    Map<String, String> values = twoTargets();
+    values.put("aply.batch.size", "5");
+
+    assertThatThrownBy(() -> TargetsConfig.of(values))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("aply.batch.size");
+  }
+
+  @Test
+  void aTargetWithoutUrlOrAMappedTableOutsideTablesIsRefused() {
+    Map<String, String> noUrl = twoTargets();
+    noUrl.remove("target.b.url");
+    assertThatThrownBy(() -> TargetsConfig.of(noUrl)).hasMessageContaining("target.b.url");
+
+    Map<String, String> stray = twoTargets();
+    stray.put("target.a.table.public.items", "public.items");
+    assertThatThrownBy(() -> TargetsConfig.of(stray))
+        .hasMessageContaining("target.a.table.public.items")
+        .hasMessageContaining("not in tables");
+  }
+
+  @Test
+  void theTargetsListMustMatchTheSections() {
+    Map<String, String> listed = twoTargets();
+    listed.put("targets", "a");
+    assertThatThrownBy(() -> TargetsConfig.of(listed))
+        .hasMessageContaining("target.b.*")
+        .hasMessageContaining("does not list 'b'");
+
+    Map<String, String> missing = twoTargets();
+    missing.put("targets", "a, b, c");
+    assertThatThrownBy(() -> TargetsConfig.of(missing)).hasMessageContaining("'c'");
+  }
+
+  @Test
+  void noTargetAtAllIsRefused() {
+    Map<String, String> values = twoTargets();
+    values.keySet().removeIf(k -> k.startsWith("target."));
+
+    assertThatThrownBy(() -> TargetsConfig.of(values)).hasMessageContaining("at least one target");
+  }
+
+  @Test
+  void theSourceIsOptionalAndTakenWhenGiven() {
+    Map<String, String> values = twoTargets();
+    values.put("source.hostname", "src");
+    values.put("source.database", "shop");
+    values.put("source.user", "cdc");
+    values.put("slot.name", "my_slot");
+
+    TargetsConfig config = TargetsConfig.of(values);
+
+    assertThat(config.source()).isPresent();
+    assertThat(config.source().get().jdbcUrl()).isEqualTo("jdbc:postgresql://src:5432/shop");
+    assertThat(config.slotName()).isEqualTo("my_slot");
+  }
+}
