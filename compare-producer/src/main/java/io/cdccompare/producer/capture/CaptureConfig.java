@@ -34,7 +34,7 @@ public final class CaptureConfig {
   public static final String HEARTBEAT_MS = "heartbeat.interval.ms";
   public static final String POLL_MS = "poll.interval.ms";
   public static final String OFFSETS_TOPIC = "offsets.topic";
-  public static final String ALERTS_TOPIC = "alerts.topic";
+  public static final String ALERTS_TOPIC = CompareTopics.ALERTS_KEY;
   public static final String NAME = "capture.name";
 
   /** The one per-table setting: {@code table.<schema.table>.key.columns}. */

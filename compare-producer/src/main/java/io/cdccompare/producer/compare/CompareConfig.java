@@ -40,7 +40,7 @@ public final class CompareConfig {
   public static final String DEEP_ROTATE = "deep.rotate";
   public static final String HASH_FORMAT = "hash.format";
   public static final String HASH_FUNCTION = "hash.function";
-  public static final String HASHES_TOPIC = "hashes.topic";
+  public static final String HASHES_TOPIC = CompareTopics.HASHES_KEY;
   public static final String HASHES_PARTITIONS = "hashes.topic.partitions";
   public static final String HASHES_REPLICATION = "hashes.topic.replication.factor";
   public static final String HASHES_MAX_BYTES = "hashes.max.record.bytes";
@@ -52,8 +52,8 @@ public final class CompareConfig {
   public static final String TARGETS = "targets";
   public static final String FLOW_AHEAD = "flow.chunks.ahead";
   public static final String FLOW_STALL_MS = "flow.stall.timeout.ms";
-  public static final String RESULTS_TOPIC = "results.topic";
-  public static final String REPORT_TOPIC = "report.topic";
+  public static final String RESULTS_TOPIC = CompareTopics.RESULTS_KEY;
+  public static final String REPORT_TOPIC = CompareTopics.REPORT_KEY;
 
   /** The largest chunk: a chunk's compared keys and hashes are held in memory until it closes. */
   static final int MAX_CHUNK = 1_000_000;
@@ -284,12 +284,9 @@ public final class CompareConfig {
 
   /** The compare's topics: the defaults under the topic prefix, or the names this file sets. */
   public CompareTopics topics() {
-    return CompareTopics.defaults(topicPrefix())
-        .with(
-            values.getString(HASHES_TOPIC),
-            values.getString(RESULTS_TOPIC),
-            values.getString(REPORT_TOPIC),
-            null);
+    // a task has no alerts of its own: its alerts topic stays the default
+    return CompareTopics.configured(
+        topicPrefix(), key -> key.equals(CompareTopics.ALERTS_KEY) ? null : values.getString(key));
   }
 
   public String hashesTopic() {

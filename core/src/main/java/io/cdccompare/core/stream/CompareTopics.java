@@ -1,5 +1,7 @@
 package io.cdccompare.core.stream;
 
+import java.util.function.Function;
+
 /**
  * The names of the compare's own topics under the capture's {@code topic.prefix}, defined once: the
  * compare task, the capture, the verifiers and the report aggregation all start from these defaults
@@ -13,6 +15,12 @@ package io.cdccompare.core.stream;
  *     <prefix>.compare.alerts})
  */
 public record CompareTopics(String hashes, String results, String report, String alerts) {
+  /** The configuration keys that name each topic, the same in every file that has them. */
+  public static final String HASHES_KEY = "hashes.topic";
+
+  public static final String RESULTS_KEY = "results.topic";
+  public static final String REPORT_KEY = "report.topic";
+  public static final String ALERTS_KEY = "alerts.topic";
 
   public CompareTopics {
     requireName(hashes, "hashes");
@@ -28,6 +36,21 @@ public record CompareTopics(String hashes, String results, String report, String
     }
     String base = topicPrefix + ".compare.";
     return new CompareTopics(base + "hashes", base + "results", base + "report", base + "alerts");
+  }
+
+  /**
+   * The defaults under the prefix with the names a configuration file sets in their place.
+   *
+   * @param setting a file's value of one of the four keys, null when it has no such key or the key
+   *     is not set
+   */
+  public static CompareTopics configured(String topicPrefix, Function<String, String> setting) {
+    return defaults(topicPrefix)
+        .with(
+            setting.apply(HASHES_KEY),
+            setting.apply(RESULTS_KEY),
+            setting.apply(REPORT_KEY),
+            setting.apply(ALERTS_KEY));
   }
 
   /**

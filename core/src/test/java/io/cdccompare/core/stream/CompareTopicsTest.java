@@ -3,6 +3,7 @@ package io.cdccompare.core.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class CompareTopicsTest {
@@ -32,6 +33,18 @@ class CompareTopicsTest {
         .isEqualTo(
             new CompareTopics(
                 "audit.hashes", "shop.compare.results", "shop.compare.report", "ops.alerts"));
+  }
+
+  @Test
+  void aFileNamesItsTopicsUnderTheSameFourKeys() {
+    // Given a file that sets report.topic and alerts.topic only
+    Map<String, String> file = Map.of("report.topic", "audit.report", "alerts.topic", "ops.alerts");
+
+    // When its topics are read / Then those two are its own, the others the defaults
+    assertThat(CompareTopics.configured("shop", file::get))
+        .isEqualTo(
+            new CompareTopics(
+                "shop.compare.hashes", "shop.compare.results", "audit.report", "ops.alerts"));
   }
 
   @Test

@@ -38,10 +38,10 @@ public final class TargetsConfig {
   public static final String APPLY_MAX_DELAY_MS = "apply.max.delay.ms";
   public static final String FETCH_SIZE = "fetch.size";
   public static final String HASHES_TIMEOUT_MS = "hashes.timeout.ms";
-  public static final String RESULTS_TOPIC = "results.topic";
-  public static final String HASHES_TOPIC = "hashes.topic";
-  public static final String REPORT_TOPIC = "report.topic";
-  public static final String ALERTS_TOPIC = "alerts.topic";
+  public static final String RESULTS_TOPIC = CompareTopics.RESULTS_KEY;
+  public static final String HASHES_TOPIC = CompareTopics.HASHES_KEY;
+  public static final String REPORT_TOPIC = CompareTopics.REPORT_KEY;
+  public static final String ALERTS_TOPIC = CompareTopics.ALERTS_KEY;
   public static final String REPORT_AGGREGATE = "report.aggregate";
   public static final String SLOT_NAME = "slot.name";
   public static final String STATE_DIR = "state.dir";
@@ -244,12 +244,7 @@ public final class TargetsConfig {
 
   /** The compare's topics: the defaults under the topic prefix, or the names this file sets. */
   public CompareTopics topics() {
-    return CompareTopics.defaults(topicPrefix())
-        .with(
-            values.getString(HASHES_TOPIC),
-            values.getString(RESULTS_TOPIC),
-            values.getString(REPORT_TOPIC),
-            values.getString(ALERTS_TOPIC));
+    return CompareTopics.configured(topicPrefix(), values::getString);
   }
 
   /** The report aggregation's topics and application id under this topic prefix. */
