@@ -26,7 +26,7 @@ import java.util.concurrent.TimeoutException;
 final class ChunkCloser implements AutoCloseable {
   private final ExecutorService thread;
   private final HashRecordWriter writer;
-  private final TaskPositions notes;
+  private final ChunkNotes notes;
   private final String hashesTopic;
   private Future<Closed> pending;
 
@@ -39,7 +39,7 @@ final class ChunkCloser implements AutoCloseable {
    *     (those are committed meanwhile)
    */
   ChunkCloser(
-      ExecutorService thread, HashRecordWriter writer, TaskPositions notes, String hashesTopic) {
+      ExecutorService thread, HashRecordWriter writer, ChunkNotes notes, String hashesTopic) {
     this.thread = thread;
     this.writer = writer;
     this.notes = notes;
@@ -69,7 +69,7 @@ final class ChunkCloser implements AutoCloseable {
               long start = System.nanoTime();
               List<HashRecordLocation> locations = writer.write(id, plan, read);
               Failpoint.hit(Failpoint.COMPARE_HASHES_WRITTEN);
-              notes.close(table, id.runId(), id.chunk(), read, hashesTopic, locations, saved);
+              notes.closeChunk(table, id.runId(), id.chunk(), read, hashesTopic, locations, saved);
               return new Closed(read, System.nanoTime() - start);
             });
   }

@@ -4,9 +4,9 @@ import io.cdccompare.core.chunk.ChunkSampling;
 import io.cdccompare.core.compare.ChunkPacing;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.producer.capture.NoteTable;
+import io.cdccompare.producer.compare.ChunkNotes.Open;
 import io.cdccompare.producer.compare.ChunkReader.ChunkScan;
 import io.cdccompare.producer.compare.HashRecordWriter.ChunkId;
-import io.cdccompare.producer.compare.TaskPositions.Open;
 import io.cdccompare.producer.compare.TaskPositions.Position;
 import io.cdccompare.producer.source.PgCatalog;
 import io.cdccompare.schemas.avro.HashRecord;
@@ -126,16 +126,19 @@ public final class CompareRun {
     String task = config.taskName();
     try (Connection catalog = config.source().connect("cdc-compare-task-" + task);
         Connection scan = config.source().connect("cdc-compare-scan-" + task, SCAN_DRIVER);
+        TaskLock lock = new TaskLock(config.source().connect("cdc-compare-lock-" + task), task);
         TaskPositions positions =
-            new TaskPositions(config.source().connect("cdc-compare-notes-" + task), task);
-        TaskPositions closes =
-            new TaskPositions(config.source().connect("cdc-compare-closes-" + task), task)) {
+            new TaskPositions(config.source().connect("cdc-compare-positions-" + task), task);
+        ChunkNotes notes =
+            new ChunkNotes(config.source().connect("cdc-compare-notes-" + task), task);
+        ChunkNotes closes =
+            new ChunkNotes(config.source().connect("cdc-compare-closes-" + task), task)) {
       List<ScanPlan> plans = resolve(catalog);
       int maxRecordBytes;
       try (TopicCheck topics = new TopicCheck(config)) {
         topics.requireReachable();
         topics.requireTableTopics(plans);
-        positions.lock();
+        lock.take();
         maxRecordBytes = topics.ensureHashesTopic();
       }
       positions.ensureTables();
@@ -149,14 +152,23 @@ public final class CompareRun {
                   new HashRecordWriter(producer, config.hashesTopic(), maxRecordBytes),
                   closes,
                   config.hashesTopic())) {
-        Progress progress = Progress.of(task, config.progress(), config.progressInterval());
+        RunParts parts =
+            new RunParts(
+                start,
+                positions,
+                notes,
+                hashing,
+                closer,
+                flow,
+                Progress.of(task, config.progress(), config.progressInterval()),
+                catalog,
+                scan);
         List<TableDone> done = new ArrayList<>();
         for (ScanPlan plan : plans) {
           if (stopping) {
             break;
           }
-          done.add(
-              compareTable(plan, start, positions, hashing, closer, flow, progress, catalog, scan));
+          done.add(compareTable(plan, parts));
         }
         boolean complete = !stopping;
         LOG.info(
@@ -230,34 +242,52 @@ public final class CompareRun {
     return new RunStart(taskRunId, false, positions.load());
   }
 
-  private TableDone compareTable(
-      ScanPlan plan,
+  /** What a run hands each table: its start, the source sessions and the run-wide helpers. */
+  private record RunParts(
       RunStart start,
       TaskPositions positions,
+      ChunkNotes notes,
       Executor hashing,
       ChunkCloser closer,
       VerdictFlow flow,
       Progress progress,
       Connection catalog,
-      Connection scan)
-      throws Exception {
+      Connection scan) {}
+
+  /** Where a table's run begins: its stored position, and whether it was restarted. */
+  private record TableStart(Position position, boolean restarted) {}
+
+  private TableDone compareTable(ScanPlan plan, RunParts run) throws Exception {
     TableName table = plan.task().table();
-    String fingerprint = plan.shape().fingerprint();
-    Position position = start.positions().get(table);
-    boolean restarted = false;
-    if (position == null || !position.taskRunId().equals(start.taskRunId())) {
-      positions.restartTable(start.taskRunId(), start.taskRunId(), TaskKind.FULL, table);
-      position = positions.load().get(table);
-    } else if (position.done()) {
+    Position stored = run.start().positions().get(table);
+    if (stored != null && stored.taskRunId().equals(run.start().taskRunId()) && stored.done()) {
       LOG.info("task={} table={} was done in this run", config.taskName(), table);
       return new TableDone(
           table,
-          position.runId(),
-          position.chunksDone(),
-          position.rowsRead(),
-          position.rowsCompared(),
+          stored.runId(),
+          stored.chunksDone(),
+          stored.rowsRead(),
+          stored.rowsCompared(),
           false);
-    } else if (position.fingerprint() != null && !position.fingerprint().equals(fingerprint)) {
+    }
+    TableStart start = tableStart(plan, run, stored);
+    return scanChunks(plan, run, start.position(), start.restarted());
+  }
+
+  /**
+   * The table's position for this run: a new table run when the task run is new for it, or when its
+   * key or compared columns changed since the stopped run (another fingerprint); else the stored
+   * position, to continue after its last closed chunk.
+   */
+  private TableStart tableStart(ScanPlan plan, RunParts run, Position stored) throws SQLException {
+    TableName table = plan.task().table();
+    String taskRunId = run.start().taskRunId();
+    String fingerprint = plan.shape().fingerprint();
+    if (stored == null || !stored.taskRunId().equals(taskRunId)) {
+      run.positions().restartTable(taskRunId, taskRunId, TaskKind.FULL, table);
+      return new TableStart(run.positions().load().get(table), false);
+    }
+    if (stored.fingerprint() != null && !stored.fingerprint().equals(fingerprint)) {
       String runId = newRunId();
       LOG.warn(
           "task={} table={} restarts from its first key under run={}: its key or compared columns"
@@ -265,56 +295,65 @@ public final class CompareRun {
           config.taskName(),
           table,
           runId,
-          position.fingerprint(),
+          stored.fingerprint(),
           fingerprint);
-      positions.restartTable(start.taskRunId(), runId, TaskKind.FULL, table);
-      position = positions.load().get(table);
-      restarted = true;
+      run.positions().restartTable(taskRunId, runId, TaskKind.FULL, table);
+      return new TableStart(run.positions().load().get(table), true);
     }
+    return new TableStart(stored, false);
+  }
+
+  /** Reads, notes and hands over the table's chunks from its position to its end, or a stop. */
+  private TableDone scanChunks(ScanPlan plan, RunParts run, Position position, boolean restarted)
+      throws Exception {
+    TableName table = plan.task().table();
     String runId = position.runId();
     long chunk = position.nextChunk();
     String after = position.savedPosition();
     ChunkSampling sampling = plan.task().sampling();
     int slice = sampling.sliceOfRun(position.runNumber());
     Counts counts = new Counts(position.rowsRead(), position.rowsCompared(), position.chunksDone());
-    ChunkReader reader = new ChunkReader(scan, plan, config.fetchSize(), hashing);
+    ChunkReader reader = new ChunkReader(run.scan(), plan, config.fetchSize(), run.hashing());
     ChunkPacing pacing = config.pacing();
-    progress.tableStarted(table, estimatedRows(catalog, plan), counts.rows);
+    ChunkCloser closer = run.closer();
+    VerdictFlow flow = run.flow();
+    run.progress().tableStarted(table, estimatedRows(run.catalog(), plan), counts.rows);
     long pacingStart = System.nanoTime();
     long pacedRows = 0;
     String shape = plan.shape().toJson();
     boolean more = firstChunkDue(position, sampling, reader);
-    long[] phaseNanos = new long[6]; // OPEN notes, scan, closing, waiting for it, rest, flow
+    PhaseTimes times = new PhaseTimes();
     long firstChunk = chunk;
     try {
       while (!stopping && more) {
         if (flow != null && chunk - flow.ahead() >= firstChunk) {
           long waiting = System.nanoTime();
           flow.awaitVerified(runId, table.toString(), chunk - flow.ahead(), () -> stopping);
-          phaseNanos[5] += System.nanoTime() - waiting;
+          times.flowWait += System.nanoTime() - waiting;
           if (stopping) {
             break;
           }
         }
         long chunkStart = System.nanoTime();
-        positions.open(
-            new Open(
-                table,
-                runId,
-                TaskKind.FULL,
-                chunk,
-                sampling.deep(),
-                slice,
-                sampling.slices(),
-                fingerprint,
-                shape,
-                after));
+        run.notes()
+            .openChunk(
+                new Open(
+                    table,
+                    runId,
+                    TaskKind.FULL,
+                    chunk,
+                    sampling.deep(),
+                    slice,
+                    sampling.slices(),
+                    plan.shape().fingerprint(),
+                    shape,
+                    after));
         listener.opened(table, chunk);
         long opened = System.nanoTime();
         ChunkScan read = reader.read(after, slice);
         long readDone = System.nanoTime();
         if (closer.closing()) {
-          phaseNanos[2] += counts.add(closer.awaitClosed(), progress);
+          times.close += counts.add(closer.awaitClosed(), run.progress());
         }
         String saved = read.rows() == 0 ? after : read.lastKey();
         closer.close(
@@ -331,9 +370,9 @@ public final class CompareRun {
             read.read(),
             saved);
         long handed = System.nanoTime();
-        phaseNanos[0] += opened - chunkStart;
-        phaseNanos[1] += readDone - opened;
-        phaseNanos[3] += handed - readDone;
+        times.open += opened - chunkStart;
+        times.scan += readDone - opened;
+        times.closeWait += handed - readDone;
         chunk++;
         after = saved;
         more = read.moreRows();
@@ -347,20 +386,20 @@ public final class CompareRun {
                 pacedRows,
                 Duration.ofNanos(resting - pacingStart),
                 Duration.ofNanos(resting - chunkStart)));
-        phaseNanos[4] += System.nanoTime() - resting;
+        times.throttle += System.nanoTime() - resting;
       }
       if (closer.closing()) {
         long waiting = System.nanoTime();
-        phaseNanos[2] += counts.add(closer.awaitClosed(), progress);
-        phaseNanos[3] += System.nanoTime() - waiting;
+        times.close += counts.add(closer.awaitClosed(), run.progress());
+        times.closeWait += System.nanoTime() - waiting;
       }
     } catch (Exception | Error e) {
       closer.finishAfter(e, CLOSE_AFTER_FAILURE);
       throw e;
     }
     if (!stopping) {
-      positions.finish(table);
-      progress.tableDone(counts.rows, counts.chunks);
+      run.positions().finish(table);
+      run.progress().tableDone(counts.rows, counts.chunks);
     }
     LOG.info(
         "task={} table={} run={} {} chunks={} rows={} compared={} open_ms={} scan_ms={}"
@@ -372,13 +411,28 @@ public final class CompareRun {
         counts.chunks,
         counts.rows,
         counts.compared,
-        phaseNanos[0] / 1_000_000,
-        phaseNanos[1] / 1_000_000,
-        phaseNanos[2] / 1_000_000,
-        phaseNanos[3] / 1_000_000,
-        phaseNanos[4] / 1_000_000,
-        phaseNanos[5] / 1_000_000);
+        times.open / 1_000_000,
+        times.scan / 1_000_000,
+        times.close / 1_000_000,
+        times.closeWait / 1_000_000,
+        times.throttle / 1_000_000,
+        times.flowWait / 1_000_000);
     return new TableDone(table, runId, counts.chunks, counts.rows, counts.compared, restarted);
+  }
+
+  /**
+   * Where a table's run spent its time, in nanoseconds, for its last log line ({@code
+   * compare-producer/README.md}, "Progress"): OPEN notes, the chunk queries, closing (hash records
+   * and CLOSE notes, on the closer's thread), the scan waiting for the closer, the throttle's rests
+   * and flow control's waits for the targets.
+   */
+  private static final class PhaseTimes {
+    long open;
+    long scan;
+    long close;
+    long closeWait;
+    long throttle;
+    long flowWait;
   }
 
   /**

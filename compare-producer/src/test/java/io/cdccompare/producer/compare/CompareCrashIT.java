@@ -257,6 +257,10 @@ class CompareCrashIT {
                             + task
                             + "', 'cdc-compare-notes-"
                             + task
+                            + "', 'cdc-compare-positions-"
+                            + task
+                            + "', 'cdc-compare-lock-"
+                            + task
                             + "')")
                     == 0);
     try (Connection c = f.capture.connect();
