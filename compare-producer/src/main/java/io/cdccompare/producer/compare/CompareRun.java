@@ -1,12 +1,7 @@
 package io.cdccompare.producer.compare;
 
-import io.cdccompare.core.chunk.ChunkSampling;
-import io.cdccompare.core.compare.ChunkPacing;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.producer.capture.NoteTable;
-import io.cdccompare.producer.compare.ChunkNotes.Open;
-import io.cdccompare.producer.compare.ChunkReader.ChunkScan;
-import io.cdccompare.producer.compare.HashRecordWriter.ChunkId;
 import io.cdccompare.producer.compare.TaskPositions.Position;
 import io.cdccompare.producer.source.PgCatalog;
 import io.cdccompare.schemas.avro.HashRecord;
@@ -14,10 +9,7 @@ import io.cdccompare.schemas.avro.TaskKind;
 import io.cdccompare.schemas.registry.RegistryClientConfig;
 import io.cdccompare.schemas.serde.SpecificAvroSerializer;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -26,7 +18,6 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
@@ -67,9 +58,6 @@ public final class CompareRun {
   static {
     SCAN_DRIVER.setProperty("prepareThreshold", "-1");
   }
-
-  /** How long a chunk's close may finish after the run failed (its records are written). */
-  private static final Duration CLOSE_AFTER_FAILURE = Duration.ofSeconds(30);
 
   private final CompareConfig config;
   private final boolean startOver;
@@ -152,23 +140,28 @@ public final class CompareRun {
                   new HashRecordWriter(producer, config.hashesTopic(), maxRecordBytes),
                   closes,
                   config.hashesTopic())) {
-        RunParts parts =
-            new RunParts(
-                start,
-                positions,
-                notes,
-                hashing,
-                closer,
-                flow,
-                Progress.of(task, config.progress(), config.progressInterval()),
-                catalog,
-                scan);
+        TableCompare tables =
+            new TableCompare(
+                config,
+                () -> stopping,
+                listener,
+                new TableCompare.Parts(
+                    start.taskRunId(),
+                    start.positions(),
+                    positions,
+                    notes,
+                    hashing,
+                    closer,
+                    flow,
+                    Progress.of(task, config.progress(), config.progressInterval()),
+                    catalog,
+                    scan));
         List<TableDone> done = new ArrayList<>();
         for (ScanPlan plan : plans) {
           if (stopping) {
             break;
           }
-          done.add(compareTable(plan, parts));
+          done.add(tables.compare(plan));
         }
         boolean complete = !stopping;
         LOG.info(
@@ -242,260 +235,6 @@ public final class CompareRun {
     return new RunStart(taskRunId, false, positions.load());
   }
 
-  /** What a run hands each table: its start, the source sessions and the run-wide helpers. */
-  private record RunParts(
-      RunStart start,
-      TaskPositions positions,
-      ChunkNotes notes,
-      Executor hashing,
-      ChunkCloser closer,
-      VerdictFlow flow,
-      Progress progress,
-      Connection catalog,
-      Connection scan) {}
-
-  /** Where a table's run begins: its stored position, and whether it was restarted. */
-  private record TableStart(Position position, boolean restarted) {}
-
-  private TableDone compareTable(ScanPlan plan, RunParts run) throws Exception {
-    TableName table = plan.task().table();
-    Position stored = run.start().positions().get(table);
-    if (stored != null && stored.taskRunId().equals(run.start().taskRunId()) && stored.done()) {
-      LOG.info("task={} table={} was done in this run", config.taskName(), table);
-      return new TableDone(
-          table,
-          stored.runId(),
-          stored.chunksDone(),
-          stored.rowsRead(),
-          stored.rowsCompared(),
-          false);
-    }
-    TableStart start = tableStart(plan, run, stored);
-    return scanChunks(plan, run, start.position(), start.restarted());
-  }
-
-  /**
-   * The table's position for this run: a new table run when the task run is new for it, or when its
-   * key or compared columns changed since the stopped run (another fingerprint); else the stored
-   * position, to continue after its last closed chunk.
-   */
-  private TableStart tableStart(ScanPlan plan, RunParts run, Position stored) throws SQLException {
-    TableName table = plan.task().table();
-    String taskRunId = run.start().taskRunId();
-    String fingerprint = plan.shape().fingerprint();
-    if (stored == null || !stored.taskRunId().equals(taskRunId)) {
-      run.positions().restartTable(taskRunId, taskRunId, TaskKind.FULL, table);
-      return new TableStart(run.positions().load().get(table), false);
-    }
-    if (stored.fingerprint() != null && !stored.fingerprint().equals(fingerprint)) {
-      String runId = newRunId();
-      LOG.warn(
-          "task={} table={} restarts from its first key under run={}: its key or compared columns"
-              + " changed since the stopped run (fingerprint {} -> {})",
-          config.taskName(),
-          table,
-          runId,
-          stored.fingerprint(),
-          fingerprint);
-      run.positions().restartTable(taskRunId, runId, TaskKind.FULL, table);
-      return new TableStart(run.positions().load().get(table), true);
-    }
-    return new TableStart(stored, false);
-  }
-
-  /** Reads, notes and hands over the table's chunks from its position to its end, or a stop. */
-  private TableDone scanChunks(ScanPlan plan, RunParts run, Position position, boolean restarted)
-      throws Exception {
-    TableName table = plan.task().table();
-    String runId = position.runId();
-    long chunk = position.nextChunk();
-    String after = position.savedPosition();
-    ChunkSampling sampling = plan.task().sampling();
-    int slice = sampling.sliceOfRun(position.runNumber());
-    Counts counts = new Counts(position.rowsRead(), position.rowsCompared(), position.chunksDone());
-    ChunkReader reader = new ChunkReader(run.scan(), plan, config.fetchSize(), run.hashing());
-    ChunkPacing pacing = config.pacing();
-    ChunkCloser closer = run.closer();
-    VerdictFlow flow = run.flow();
-    run.progress().tableStarted(table, estimatedRows(run.catalog(), plan), counts.rows);
-    long pacingStart = System.nanoTime();
-    long pacedRows = 0;
-    String shape = plan.shape().toJson();
-    boolean more = firstChunkDue(position, sampling, reader);
-    PhaseTimes times = new PhaseTimes();
-    long firstChunk = chunk;
-    try {
-      while (!stopping && more) {
-        if (flow != null && chunk - flow.ahead() >= firstChunk) {
-          long waiting = System.nanoTime();
-          flow.awaitVerified(runId, table.toString(), chunk - flow.ahead(), () -> stopping);
-          times.flowWait += System.nanoTime() - waiting;
-          if (stopping) {
-            break;
-          }
-        }
-        long chunkStart = System.nanoTime();
-        run.notes()
-            .openChunk(
-                new Open(
-                    table,
-                    runId,
-                    TaskKind.FULL,
-                    chunk,
-                    sampling.deep(),
-                    slice,
-                    sampling.slices(),
-                    plan.shape().fingerprint(),
-                    shape,
-                    after));
-        listener.opened(table, chunk);
-        long opened = System.nanoTime();
-        ChunkScan read = reader.read(after, slice);
-        long readDone = System.nanoTime();
-        if (closer.closing()) {
-          times.close += counts.add(closer.awaitClosed(), run.progress());
-        }
-        String saved = read.rows() == 0 ? after : read.lastKey();
-        closer.close(
-            new ChunkId(
-                config.taskName(),
-                runId,
-                TaskKind.FULL,
-                table.toString(),
-                chunk,
-                slice,
-                sampling.slices()),
-            table,
-            plan,
-            read.read(),
-            saved);
-        long handed = System.nanoTime();
-        times.open += opened - chunkStart;
-        times.scan += readDone - opened;
-        times.closeWait += handed - readDone;
-        chunk++;
-        after = saved;
-        more = read.moreRows();
-        if (!more) {
-          break;
-        }
-        pacedRows += read.rows();
-        long resting = System.nanoTime();
-        rest(
-            pacing.pauseAfterChunk(
-                pacedRows,
-                Duration.ofNanos(resting - pacingStart),
-                Duration.ofNanos(resting - chunkStart)));
-        times.throttle += System.nanoTime() - resting;
-      }
-      if (closer.closing()) {
-        long waiting = System.nanoTime();
-        times.close += counts.add(closer.awaitClosed(), run.progress());
-        times.closeWait += System.nanoTime() - waiting;
-      }
-    } catch (Exception | Error e) {
-      closer.finishAfter(e, CLOSE_AFTER_FAILURE);
-      throw e;
-    }
-    if (!stopping) {
-      run.positions().finish(table);
-      run.progress().tableDone(counts.rows, counts.chunks);
-    }
-    LOG.info(
-        "task={} table={} run={} {} chunks={} rows={} compared={} open_ms={} scan_ms={}"
-            + " close_ms={} close_wait_ms={} throttle_ms={} flow_wait_ms={}",
-        config.taskName(),
-        table,
-        runId,
-        stopping ? "stopped" : "done",
-        counts.chunks,
-        counts.rows,
-        counts.compared,
-        times.open / 1_000_000,
-        times.scan / 1_000_000,
-        times.close / 1_000_000,
-        times.closeWait / 1_000_000,
-        times.throttle / 1_000_000,
-        times.flowWait / 1_000_000);
-    return new TableDone(table, runId, counts.chunks, counts.rows, counts.compared, restarted);
-  }
-
-  /**
-   * Where a table's run spent its time, in nanoseconds, for its last log line ({@code
-   * compare-producer/README.md}, "Progress"): OPEN notes, the chunk queries, closing (hash records
-   * and CLOSE notes, on the closer's thread), the scan waiting for the closer, the throttle's rests
-   * and flow control's waits for the targets.
-   */
-  private static final class PhaseTimes {
-    long open;
-    long scan;
-    long close;
-    long closeWait;
-    long throttle;
-    long flowWait;
-  }
-
-  /**
-   * Whether the table run has a chunk to read at all. At {@code deep = 100} the chunks must cover
-   * the key space up to its end, so a run whose last chunk open above (its tail) is not closed
-   * always reads one more chunk, empty if no row follows the position. Below 100 a chunk is read
-   * when a row follows the position, or when the run starts: an empty table is one chunk that
-   * compares the whole key space (its target rows are extra).
-   */
-  private static boolean firstChunkDue(
-      Position position, ChunkSampling sampling, ChunkReader reader) throws SQLException {
-    if (position.tailClosed()) {
-      return false;
-    }
-    String after = position.savedPosition();
-    return sampling.deep() == 100 || after == null || reader.anyRowAfter(after);
-  }
-
-  /** What a table's closed chunks add up to, an earlier part of the same run included. */
-  private static final class Counts {
-    long rows;
-    long compared;
-    long chunks;
-
-    Counts(long rows, long compared, long chunks) {
-      this.rows = rows;
-      this.compared = compared;
-      this.chunks = chunks;
-    }
-
-    /** Counts a closed chunk and shows it; returns how long its close took. */
-    long add(ChunkCloser.Closed closed, Progress progress) {
-      rows += closed.read().rows();
-      compared += closed.read().comparedRows();
-      chunks++;
-      progress.chunkDone(rows, chunks);
-      return closed.nanos();
-    }
-  }
-
-  private void rest(Duration pause) throws InterruptedException {
-    long until = System.nanoTime() + pause.toNanos();
-    while (!stopping && System.nanoTime() < until) {
-      // the throttle's rest, cut short by stop()
-      Thread.sleep(Math.max(1, Math.min(200, (until - System.nanoTime()) / 1_000_000)));
-    }
-  }
-
-  /** The planner's row estimate, for the progress ETA (0 when never analysed). */
-  private static long estimatedRows(Connection catalog, ScanPlan plan) throws SQLException {
-    try (PreparedStatement s =
-        catalog.prepareStatement(
-            "SELECT greatest(c.reltuples, 0)::bigint FROM pg_class c"
-                + " JOIN pg_namespace n ON n.oid = c.relnamespace"
-                + " WHERE n.nspname = ? AND c.relname = ?")) {
-      s.setString(1, plan.table().schema());
-      s.setString(2, plan.table().table());
-      try (ResultSet rs = s.executeQuery()) {
-        return rs.next() ? rs.getLong(1) : 0;
-      }
-    }
-  }
-
   /** Flow control against the task's targets, or null when it names none or it is off. */
   private VerdictFlow flow() {
     if (config.flowChunksAhead() == 0) {
@@ -542,7 +281,8 @@ public final class CompareRun {
     return new KafkaProducer<>(props, new StringSerializer(), values);
   }
 
-  private static String newRunId() {
+  /** A new run id: the UTC start time and 6 random hex digits. */
+  static String newRunId() {
     byte[] random = new byte[3];
     ThreadLocalRandom.current().nextBytes(random);
     return RUN_TIME.format(Instant.now()) + "-" + HexFormat.of().formatHex(random);
