@@ -29,7 +29,8 @@ import java.util.concurrent.Future;
  * a live write load, a full compare at deep=100 and its report; then differences injected into
  * target {@code b} and a second compare whose report names them by key. It runs the same classes
  * and the same configuration files as the {@code capture}, {@code verify} and {@code compare run}
- * commands. {@link #close()} (also from Ctrl-C) stops everything it started.
+ * commands. {@link #close()} (also from Ctrl-C) stops everything it started. Over 300 lines because
+ * it is the demo's script, eight steps read top to bottom.
  */
 public final class Demo implements AutoCloseable {
   static final String PREFIX = "demo";

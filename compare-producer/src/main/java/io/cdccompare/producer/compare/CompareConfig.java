@@ -31,6 +31,8 @@ import org.apache.kafka.common.config.ConfigException;
  * documentation, and the per-table keys of {@link TableSettings}. {@code producer.*}, {@code
  * admin.*} and {@code schema.registry.*} settings pass through to the Kafka clients. Everything is
  * checked when the file is loaded; what needs the database is checked before anything is written.
+ * Over 300 lines because every key is declared here with its type, default, check and
+ * documentation.
  */
 public final class CompareConfig {
   public static final String TASK_NAME = "task.name";

