@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * What one target's apply+verify application needs (docs/design.md, "Several targets": one
  * application, one consumer group, per target). Validated when built; defaults are filled in, so
  * every accessor returns the value in force. The config-file and command-line wiring lives
- * elsewhere and builds this record.
+ * elsewhere and builds this record. Over 300 lines because every setting is checked here and has a
+ * builder method.
  *
  * @param target the target's name, written into every {@code ChunkResult} ({@code [A-Za-z0-9._-]+})
  * @param applicationId the Kafka Streams {@code application.id}: consumer group, internal topic
@@ -42,7 +43,6 @@ import java.util.regex.Pattern;
  *     without the prefix (basic authentication, timeouts)
  * @param streamsProperties extra Kafka Streams (and client) properties; they may not change what
  *     the guarantees rest on (see {@link #RESERVED_PROPERTIES})
- *     <p>Over 300 lines because every setting is checked here and has a builder method.
  */
 public record VerifierSettings(
     String target,
