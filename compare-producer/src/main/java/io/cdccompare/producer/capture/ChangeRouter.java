@@ -1,5 +1,6 @@
 package io.cdccompare.producer.capture;
 
+import io.cdccompare.core.note.Note;
 import io.cdccompare.core.stream.KeyPartitioner;
 import io.cdccompare.core.stream.SourcePosition;
 import io.cdccompare.core.table.TableName;
@@ -117,15 +118,16 @@ final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     }
   }
 
-  private void routeNote(Struct note, SourcePosition position) {
-    if (note == null) {
+  private void routeNote(Struct row, SourcePosition position) {
+    if (row == null) {
       return; // a deleted note row is no note
     }
-    TableName noted = NoteMarkers.notedTable(note);
+    Note note = NoteMarkers.read(row);
+    TableName noted = note.table();
     if (!layout.topics().containsKey(noted)) {
       LOG.error(
           "note task={} names table={} which this capture does not capture; no marker written",
-          note.getString("task"),
+          note.task(),
           noted);
       return;
     }

@@ -1,8 +1,8 @@
 package io.cdccompare.producer.compare;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.cdccompare.core.chunk.ComparedRange;
+import io.cdccompare.core.note.HashLocation;
+import io.cdccompare.core.note.Note;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.schemas.avro.HashRecordLocation;
 import io.cdccompare.schemas.avro.TaskKind;
@@ -20,8 +20,6 @@ import java.util.List;
  * leaves either the chunk closed and the position after it, or neither.
  */
 final class ChunkNotes implements AutoCloseable {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   private final Connection connection;
   private final String task;
 
@@ -178,19 +176,19 @@ final class ChunkNotes implements AutoCloseable {
     s.setString(4, table.table());
   }
 
-  /** The {@code hash_locations} JSON the capture parses into the CLOSE marker. */
+  /** The {@code hash_locations} text of the CLOSE note ({@link Note}, the one contract). */
   static String json(List<HashRecordLocation> locations) {
-    ArrayNode array = JSON.createArrayNode();
-    for (HashRecordLocation l : locations) {
-      array
-          .addObject()
-          .put("tablePartition", l.getTablePartition())
-          .put("hashesPartition", l.getHashesPartition())
-          .put("offset", l.getOffset())
-          .put("part", l.getPart())
-          .put("partCount", l.getPartCount());
-    }
-    return array.toString();
+    return Note.hashLocationsJson(
+        locations.stream()
+            .map(
+                l ->
+                    new HashLocation(
+                        l.getTablePartition(),
+                        l.getHashesPartition(),
+                        l.getOffset(),
+                        l.getPart(),
+                        l.getPartCount()))
+            .toList());
   }
 
   @Override
