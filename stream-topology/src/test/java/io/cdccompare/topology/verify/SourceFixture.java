@@ -1,9 +1,9 @@
 package io.cdccompare.topology.verify;
 
+import io.cdccompare.capture.Capture;
+import io.cdccompare.capture.CaptureConfig;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.PostgresServer;
-import io.cdccompare.producer.capture.Capture;
-import io.cdccompare.producer.capture.CaptureConfig;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
