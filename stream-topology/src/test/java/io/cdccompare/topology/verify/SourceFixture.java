@@ -18,8 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A fresh source database with a real capture in a background thread, and the configuration of a
- * compare task over it (after compare-producer's CaptureFixture and CompareFixture, whose test
- * classes are not on this module's class path).
+ * compare task over it (after capture's CaptureFixture and compare-producer's CompareFixture, whose
+ * test classes are not on this module's class path).
  */
 final class SourceFixture {
   private static final AtomicInteger SEQUENCE = new AtomicInteger();
