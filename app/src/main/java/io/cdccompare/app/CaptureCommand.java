@@ -1,8 +1,8 @@
 package io.cdccompare.app;
 
+import io.cdccompare.capture.Capture;
+import io.cdccompare.capture.CaptureConfig;
 import io.cdccompare.operations.ExitCode;
-import io.cdccompare.producer.capture.Capture;
-import io.cdccompare.producer.capture.CaptureConfig;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -11,14 +11,14 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code cdc-compare capture -c FILE}: streams the source's changes and notes to Kafka until
- * Ctrl-C. Wiring only: the capture lives in compare-producer.
+ * Ctrl-C. Wiring only: the capture lives in the capture module.
  */
 @Command(
     name = "capture",
     mixinStandardHelpOptions = true,
     description =
         "Stream the source tables' changes and compare notes to Kafka until Ctrl-C"
-            + " (keys: compare-producer/README.md).")
+            + " (keys: capture/README.md).")
 final class CaptureCommand implements Callable<Integer> {
   @Option(
       names = {"-c", "--config"},

@@ -1,10 +1,10 @@
 package io.cdccompare.bench;
 
+import io.cdccompare.capture.Capture;
+import io.cdccompare.capture.CaptureConfig;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.PostgresServer;
-import io.cdccompare.producer.capture.Capture;
-import io.cdccompare.producer.capture.CaptureConfig;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

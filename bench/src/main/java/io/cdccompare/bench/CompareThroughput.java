@@ -1,11 +1,11 @@
 package io.cdccompare.bench;
 
+import io.cdccompare.capture.Capture;
+import io.cdccompare.capture.CaptureConfig;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.ParentWatchdog;
 import io.cdccompare.embedded.PostgresServer;
-import io.cdccompare.producer.capture.Capture;
-import io.cdccompare.producer.capture.CaptureConfig;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.producer.compare.CompareRun;
 import java.io.BufferedReader;

@@ -1,12 +1,12 @@
 package io.cdccompare.app.demo;
 
+import io.cdccompare.capture.Capture;
+import io.cdccompare.capture.CaptureConfig;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.operations.config.TargetsConfig;
 import io.cdccompare.operations.report.TaskReport;
 import io.cdccompare.operations.run.RunningVerifier;
-import io.cdccompare.producer.capture.Capture;
-import io.cdccompare.producer.capture.CaptureConfig;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.producer.compare.CompareRun;
 import java.io.IOException;

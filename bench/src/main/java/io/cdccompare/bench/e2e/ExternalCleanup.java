@@ -1,6 +1,6 @@
 package io.cdccompare.bench.e2e;
 
-import io.cdccompare.producer.capture.CaptureConfig;
+import io.cdccompare.capture.CaptureConfig;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

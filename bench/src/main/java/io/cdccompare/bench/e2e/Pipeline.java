@@ -1,10 +1,10 @@
 package io.cdccompare.bench.e2e;
 
+import io.cdccompare.capture.Capture;
+import io.cdccompare.capture.CaptureConfig;
 import io.cdccompare.core.stream.CompareTopics;
 import io.cdccompare.core.stream.TableTopic;
 import io.cdccompare.core.table.TableName;
-import io.cdccompare.producer.capture.Capture;
-import io.cdccompare.producer.capture.CaptureConfig;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -2,9 +2,9 @@ package io.cdccompare.producer.compare;
 
 import io.cdccompare.core.chunk.ChunkWindow;
 import io.cdccompare.core.table.TableName;
-import io.cdccompare.producer.capture.Failpoint;
 import io.cdccompare.producer.compare.HashRecordWriter.ChunkId;
 import io.cdccompare.schemas.avro.HashRecordLocation;
+import io.cdccompare.source.Failpoint;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -1,13 +1,13 @@
 package io.cdccompare.producer.compare;
 
 import io.cdccompare.core.table.TableName;
-import io.cdccompare.producer.capture.NoteTable;
 import io.cdccompare.producer.compare.TaskPositions.Position;
-import io.cdccompare.producer.source.PgCatalog;
 import io.cdccompare.schemas.avro.HashRecord;
 import io.cdccompare.schemas.avro.TaskKind;
 import io.cdccompare.schemas.registry.RegistryClientConfig;
 import io.cdccompare.schemas.serde.SpecificAvroSerializer;
+import io.cdccompare.source.NoteTable;
+import io.cdccompare.source.PgCatalog;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;

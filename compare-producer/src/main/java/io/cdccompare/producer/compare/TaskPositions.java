@@ -1,9 +1,9 @@
 package io.cdccompare.producer.compare;
 
 import io.cdccompare.core.table.TableName;
-import io.cdccompare.producer.capture.NoteTable;
-import io.cdccompare.producer.source.PgCatalog;
 import io.cdccompare.schemas.avro.TaskKind;
+import io.cdccompare.source.NoteTable;
+import io.cdccompare.source.PgCatalog;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

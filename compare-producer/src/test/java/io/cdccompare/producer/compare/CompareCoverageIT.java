@@ -3,14 +3,14 @@ package io.cdccompare.producer.compare;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.cdccompare.capture.CaptureFixture;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.WithEmbedded;
-import io.cdccompare.producer.capture.CaptureFixture;
-import io.cdccompare.producer.capture.TopicLayout;
 import io.cdccompare.schemas.avro.ComparedRange;
 import io.cdccompare.schemas.avro.Marker;
+import io.cdccompare.source.TopicLayout;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -3,8 +3,8 @@ package io.cdccompare.producer.compare;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.cdccompare.capture.CaptureFixture;
 import io.cdccompare.core.chunk.ChunkWindow;
-import io.cdccompare.producer.capture.CaptureFixture;
 import io.cdccompare.schemas.avro.HashRecord;
 import io.cdccompare.schemas.avro.HashRecordLocation;
 import io.cdccompare.schemas.avro.Marker;

@@ -3,10 +3,10 @@ package io.cdccompare.producer.compare;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cdccompare.capture.CaptureFixture;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.WithEmbedded;
-import io.cdccompare.producer.capture.CaptureFixture;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.admin.Admin;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.cdccompare.capture.CaptureFixture;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.WithEmbedded;
-import io.cdccompare.producer.capture.CaptureFixture;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

@@ -1,12 +1,12 @@
 package io.cdccompare.operations.config;
 
+import io.cdccompare.capture.CaptureConfig;
 import io.cdccompare.core.stream.CompareTopics;
 import io.cdccompare.core.table.TableName;
-import io.cdccompare.producer.capture.CaptureConfig;
-import io.cdccompare.producer.config.ConfigFile;
-import io.cdccompare.producer.config.ConnectionSettings;
-import io.cdccompare.producer.config.ConnectionSettings.SourceDatabase;
 import io.cdccompare.schemas.registry.RegistryClientConfig;
+import io.cdccompare.source.config.ConfigFile;
+import io.cdccompare.source.config.ConnectionSettings;
+import io.cdccompare.source.config.ConnectionSettings.SourceDatabase;
 import io.cdccompare.topology.report.ReportConfig;
 import io.cdccompare.topology.verify.VerifierSettings;
 import java.nio.file.Path;

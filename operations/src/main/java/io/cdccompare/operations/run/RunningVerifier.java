@@ -1,7 +1,7 @@
 package io.cdccompare.operations.run;
 
 import io.cdccompare.operations.config.TargetsConfig;
-import io.cdccompare.producer.config.KafkaProbe;
+import io.cdccompare.source.config.KafkaProbe;
 import io.cdccompare.topology.report.ReportConfig;
 import io.cdccompare.topology.report.ReportTopics;
 import io.cdccompare.topology.report.ReportTopologyFactory;

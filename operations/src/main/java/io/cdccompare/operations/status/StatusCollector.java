@@ -2,7 +2,7 @@ package io.cdccompare.operations.status;
 
 import io.cdccompare.operations.config.TargetsConfig;
 import io.cdccompare.operations.status.CheckpointReader.Checkpoints;
-import io.cdccompare.producer.config.ConnectionSettings.SourceDatabase;
+import io.cdccompare.source.config.ConnectionSettings.SourceDatabase;
 import io.cdccompare.topology.verify.VerifierSettings;
 import java.time.Clock;
 import java.time.Duration;

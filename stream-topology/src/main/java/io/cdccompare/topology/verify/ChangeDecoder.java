@@ -19,7 +19,7 @@ import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.json.JsonConverter;
 
 /**
- * Decodes a record of a table topic as the capture wrote it ({@code compare-producer}'s {@code
+ * Decodes a record of a table topic as the capture wrote it ({@code capture}'s {@code
  * ChangeRouter}): a marker (header {@code cdc.marker}, Avro {@code Marker} value), a tombstone
  * (null value) or a data change (key = canonical key encoding in UTF-8, value = Debezium JSON
  * envelope with schemas). Anything else is refused with an {@link IllegalArgumentException} saying

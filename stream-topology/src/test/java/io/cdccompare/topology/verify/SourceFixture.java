@@ -1,9 +1,9 @@
 package io.cdccompare.topology.verify;
 
+import io.cdccompare.capture.Capture;
+import io.cdccompare.capture.CaptureConfig;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.PostgresServer;
-import io.cdccompare.producer.capture.Capture;
-import io.cdccompare.producer.capture.CaptureConfig;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -18,8 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A fresh source database with a real capture in a background thread, and the configuration of a
- * compare task over it (after compare-producer's CaptureFixture and CompareFixture, whose test
- * classes are not on this module's class path).
+ * compare task over it (after capture's CaptureFixture and compare-producer's CompareFixture, whose
+ * test classes are not on this module's class path).
  */
 final class SourceFixture {
   private static final AtomicInteger SEQUENCE = new AtomicInteger();

@@ -3,7 +3,7 @@ package io.cdccompare.topology.verify;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cdccompare.core.table.TableName;
-import io.cdccompare.producer.capture.TopicLayout;
+import io.cdccompare.source.TopicLayout;
 import org.junit.jupiter.api.Test;
 
 /** The verifier reads exactly the topics the capture writes. */

@@ -1,0 +1,185 @@
+package io.cdccompare.capture;
+
+import io.cdccompare.core.note.Note;
+import io.cdccompare.core.stream.KeyPartitioner;
+import io.cdccompare.core.stream.SourcePosition;
+import io.cdccompare.core.table.TableName;
+import io.cdccompare.events.EventKeyEncoder;
+import io.cdccompare.schemas.avro.Marker;
+import io.cdccompare.source.Failpoint;
+import io.cdccompare.source.NoteTable;
+import io.cdccompare.source.TopicLayout;
+import io.debezium.engine.DebeziumEngine;
+import io.debezium.engine.RecordChangeEvent;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.json.JsonConverter;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes each batch of changes from the Debezium engine to Kafka, in the order received: a data
+ * change to its table's topic, keyed by its canonical key encoding, in the partition {@link
+ * KeyPartitioner} gives; a note as a marker into every partition of the noted table's topic. The
+ * batch's offsets are marked processed only after the producer acknowledged every record of it, so
+ * the engine never stores a position past an unacknowledged change (at-least-once: a crash
+ * re-sends, and the {@code cdc.lsn*} headers identify the duplicates).
+ *
+ * <p>Called by the engine's single processing thread.
+ */
+final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEvent<SourceRecord>> {
+  private static final Logger LOG = LoggerFactory.getLogger(ChangeRouter.class);
+  static final String LSN_HEADER = "cdc.lsn";
+  static final String COMMIT_LSN_HEADER = "cdc.lsn.commit";
+  static final String TXID_HEADER = "cdc.txid";
+  static final String OP_HEADER = "cdc.op";
+
+  private final TopicLayout layout;
+  private final Map<TableName, EventKeyEncoder> keys;
+  private final Producer<byte[], byte[]> producer;
+  private final JsonConverter values;
+  private final Serializer<Marker> markers;
+  private final AtomicReference<Exception> sendFailure = new AtomicReference<>();
+
+  ChangeRouter(
+      TopicLayout layout,
+      Map<TableName, EventKeyEncoder> keys,
+      Producer<byte[], byte[]> producer,
+      JsonConverter values,
+      Serializer<Marker> markers) {
+    this.layout = layout;
+    this.keys = Map.copyOf(keys);
+    this.producer = producer;
+    this.values = values;
+    this.markers = markers;
+  }
+
+  @Override
+  public void handleBatch(
+      List<RecordChangeEvent<SourceRecord>> records,
+      DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer)
+      throws InterruptedException {
+    boolean carriedChanges = false;
+    for (RecordChangeEvent<SourceRecord> event : records) {
+      carriedChanges |= route(event.record());
+    }
+    producer.flush();
+    Exception failure = sendFailure.get();
+    if (failure != null) {
+      throw new ConnectException(
+          "Kafka did not acknowledge a change; offsets not committed", failure);
+    }
+    if (carriedChanges) {
+      Failpoint.hit(Failpoint.CAPTURE_ACKED_NOT_COMMITTED);
+    }
+    for (RecordChangeEvent<SourceRecord> event : records) {
+      committer.markProcessed(event);
+    }
+    committer.markBatchFinished();
+  }
+
+  @Override
+  public boolean supportsTombstoneEvents() {
+    return false;
+  }
+
+  /** Sends one record's change or markers; false for a record that carries none. */
+  private boolean route(SourceRecord record) {
+    if (!(record.value() instanceof Struct value) || value.schema().field("source") == null) {
+      return false; // heartbeats and other control records carry no change; their offset commits
+    }
+    Struct source = value.getStruct("source");
+    TableName table = new TableName(source.getString("schema"), source.getString("table"));
+    SourcePosition position = position(record.sourceOffset());
+    if (table.equals(NoteTable.NAME)) {
+      routeNote(value.getStruct("after"), position);
+    } else {
+      routeChange(table, record, value.getString("op"), position);
+    }
+    return true;
+  }
+
+  private void routeChange(
+      TableName table, SourceRecord record, String op, SourcePosition position) {
+    String topic = layout.topicOf(table);
+    String key = keys.get(table).encode((Struct) record.key());
+    int partition = KeyPartitioner.partition(key, layout.partitions());
+    byte[] keyBytes = key.getBytes(StandardCharsets.UTF_8);
+    byte[] valueBytes = values.fromConnectData(topic, record.valueSchema(), record.value());
+    send(new ProducerRecord<>(topic, partition, keyBytes, valueBytes, headers(position, op)));
+    if ("d".equals(op)) {
+      send(new ProducerRecord<>(topic, partition, keyBytes, null, headers(position, op)));
+    }
+  }
+
+  private void routeNote(Struct row, SourcePosition position) {
+    if (row == null) {
+      return; // a deleted note row is no note
+    }
+    Note note = NoteMarkers.read(row);
+    TableName noted = note.table();
+    if (!layout.topics().containsKey(noted)) {
+      LOG.error(
+          "note task={} names table={} which this capture does not capture; no marker written",
+          note.task(),
+          noted);
+      return;
+    }
+    String topic = layout.topicOf(noted);
+    List<Marker> copies = NoteMarkers.markers(note, topic, layout.partitions(), position);
+    for (Marker marker : copies) {
+      RecordHeaders headers = headers(position, "m");
+      headers.add(
+          NoteMarkers.MARKER_HEADER, marker.getPhase().name().getBytes(StandardCharsets.UTF_8));
+      byte[] value = markers.serialize(topic, marker);
+      send(new ProducerRecord<byte[], byte[]>(topic, marker.getPartition(), null, value, headers));
+    }
+    LOG.debug(
+        "task={} table={} chunk={} phase={} markers={}",
+        copies.get(0).getTask(),
+        noted,
+        copies.get(0).getChunk(),
+        copies.get(0).getPhase(),
+        copies.size());
+  }
+
+  private void send(ProducerRecord<byte[], byte[]> record) {
+    producer.send(
+        record,
+        (metadata, error) -> {
+          if (error != null) {
+            sendFailure.compareAndSet(null, error);
+          }
+        });
+  }
+
+  static SourcePosition position(Map<String, ?> offset) {
+    long lsn = number(offset.get("lsn"));
+    Object commit = offset.get("lsn_commit");
+    long txId = number(offset.get("txId"));
+    return new SourcePosition(commit == null ? lsn : number(commit), lsn, txId);
+  }
+
+  private static long number(Object value) {
+    return value instanceof Number n ? n.longValue() : 0L;
+  }
+
+  private static RecordHeaders headers(SourcePosition position, String op) {
+    RecordHeaders headers = new RecordHeaders();
+    headers.add(
+        COMMIT_LSN_HEADER, Long.toString(position.commitLsn()).getBytes(StandardCharsets.UTF_8));
+    headers.add(LSN_HEADER, Long.toString(position.lsn()).getBytes(StandardCharsets.UTF_8));
+    headers.add(TXID_HEADER, Long.toString(position.txId()).getBytes(StandardCharsets.UTF_8));
+    headers.add(OP_HEADER, op.getBytes(StandardCharsets.UTF_8));
+    return headers;
+  }
+}

@@ -1,0 +1,161 @@
+package io.cdccompare.capture;
+
+import static io.cdccompare.capture.CaptureFixture.count;
+import static io.cdccompare.capture.CaptureFixture.header;
+import static io.cdccompare.capture.CaptureFixture.isMarker;
+import static io.cdccompare.capture.CaptureFixture.key;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cdccompare.core.stream.KeyPartitioner;
+import io.cdccompare.core.table.TableName;
+import io.cdccompare.embedded.Component;
+import io.cdccompare.embedded.EmbeddedEnvironment;
+import io.cdccompare.embedded.WithEmbedded;
+import io.cdccompare.schemas.avro.Marker;
+import io.cdccompare.schemas.avro.MarkerPhase;
+import io.cdccompare.schemas.serde.SpecificAvroDeserializer;
+import io.cdccompare.source.TopicLayout;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+
+/** The capture writes changes in per-key commit order and notes as markers into every partition. */
+@WithEmbedded({Component.KAFKA, Component.REGISTRY, Component.SOURCE_POSTGRES})
+class CaptureIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Test
+  void interleavedTransactionsArriveInPerKeyCommitOrderWithTombstones(EmbeddedEnvironment env)
+      throws Exception {
+    // Given
+    CaptureFixture f = new CaptureFixture(env);
+    f.sql(
+        "CREATE TABLE t1 (id int PRIMARY KEY, v text)",
+        "CREATE TABLE t2 (a text, b int, note text, PRIMARY KEY (a, b))");
+    String t1 = TopicLayout.topicName(f.prefix, new TableName("public", "t1"));
+    String t2 = TopicLayout.topicName(f.prefix, new TableName("public", "t2"));
+    try (CaptureFixture.Running capture = f.start(f.config("public.t1,public.t2"));
+        Connection first = f.connect();
+        Connection second = f.connect();
+        Statement s1 = first.createStatement();
+        Statement s2 = second.createStatement()) {
+      first.setAutoCommit(false);
+      second.setAutoCommit(false);
+
+      // When: two transactions committed in the opposite order to their start
+      s1.execute("INSERT INTO t1 VALUES (1, 'first-started')");
+      s1.execute("INSERT INTO t2 VALUES ('x,y', 1, 'composite')");
+      s2.execute("INSERT INTO t1 VALUES (2, 'second-started')");
+      second.commit();
+      s1.execute("UPDATE t1 SET v = 'first-updated' WHERE id = 1");
+      first.commit();
+      s2.execute("UPDATE t1 SET v = 'second-updated' WHERE id = 2");
+      s2.execute("DELETE FROM t1 WHERE id = 1");
+      s2.execute("UPDATE t2 SET note = 'changed' WHERE a = 'x,y'");
+      second.commit();
+
+      // Then
+      List<ConsumerRecord<byte[], byte[]>> records = f.read(t1, r -> r.size() >= 6);
+      Map<String, List<String>> byKey = new LinkedHashMap<>();
+      for (ConsumerRecord<byte[], byte[]> r : records) {
+        byKey.computeIfAbsent(key(r), k -> new ArrayList<>()).add(describe(r));
+        assertThat(r.partition()).isEqualTo(KeyPartitioner.partition(key(r), 3));
+      }
+      assertThat(byKey.get("1"))
+          .containsExactly("c:first-started", "u:first-updated", "d:-", "tombstone");
+      assertThat(byKey.get("2")).containsExactly("c:second-started", "u:second-updated");
+      assertThat(commitLsn(first(records, "2"))).isLessThan(commitLsn(first(records, "1")) + 1);
+      List<ConsumerRecord<byte[], byte[]>> composite = f.read(t2, r -> r.size() >= 2);
+      assertThat(composite).extracting(CaptureFixture::key).containsOnly("x\\,y,1");
+      assertThat(composite)
+          .extracting(CaptureIT::describe)
+          .containsExactly("c:composite", "u:changed");
+      assertThat(capture.run()).isNotDone();
+    }
+  }
+
+  private static ConsumerRecord<byte[], byte[]> first(
+      List<ConsumerRecord<byte[], byte[]>> records, String key) {
+    return records.stream().filter(r -> key.equals(key(r))).findFirst().orElseThrow();
+  }
+
+  private static long commitLsn(ConsumerRecord<byte[], byte[]> r) {
+    return Long.parseLong(header(r, ChangeRouter.COMMIT_LSN_HEADER));
+  }
+
+  static String describe(ConsumerRecord<byte[], byte[]> r) {
+    if (r.value() == null) {
+      return "tombstone";
+    }
+    try {
+      JsonNode payload = JSON.readTree(r.value()).path("payload");
+      String op = payload.path("op").asText();
+      JsonNode after = payload.path("after");
+      String text =
+          after.isNull()
+              ? "-"
+              : after.has("v") ? after.path("v").asText() : after.path("note").asText();
+      return op + ":" + text;
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Test
+  void aNoteBecomesAMarkerInEveryPartitionAfterEveryEarlierChange(EmbeddedEnvironment env)
+      throws Exception {
+    // Given
+    CaptureFixture f = new CaptureFixture(env);
+    f.sql("CREATE TABLE orders (id bigint PRIMARY KEY, amount numeric(10,2))");
+    String topic = TopicLayout.topicName(f.prefix, new TableName("public", "orders"));
+    try (CaptureFixture.Running capture = f.start(f.config("public.orders"))) {
+
+      // When: 30 changes, then a CLOSE note
+      f.sql("INSERT INTO orders SELECT g, g * 1.5 FROM generate_series(1, 30) g");
+      f.sql(
+          "INSERT INTO repi.validatetables (task, table_schema, table_name, run_id, chunk, phase,"
+              + " deep, first_key, last_key, chunk_rows, compared_rows, hashes_topic, hash_locations,"
+              + " column_fingerprint) VALUES ('t', 'public', 'orders', 'run-1', 1, 'CLOSE', 100,"
+              + " '1', '30', 30, 30, 'h', '[{\"tablePartition\":0,\"hashesPartition\":0,\"offset\":7}]', 'fp')");
+
+      // Then
+      List<ConsumerRecord<byte[], byte[]>> records =
+          f.read(topic, r -> count(r, CaptureFixture::isMarker) >= 3);
+      assertThat(count(records, r -> !isMarker(r))).isEqualTo(30);
+      try (SpecificAvroDeserializer<Marker> markers = new SpecificAvroDeserializer<>()) {
+        markers.configure(
+            Map.of(
+                "schema.registry.url",
+                env.registry().confluentApiUrl(),
+                SpecificAvroDeserializer.VALUE_TYPE,
+                Marker.class.getName()),
+            false);
+        for (int p = 0; p < 3; p++) {
+          int partition = p;
+          List<ConsumerRecord<byte[], byte[]>> inPartition =
+              records.stream().filter(r -> r.partition() == partition).toList();
+          ConsumerRecord<byte[], byte[]> last = inPartition.get(inPartition.size() - 1);
+          assertThat(isMarker(last)).as("last record of partition %d is the marker", p).isTrue();
+          assertThat(count(inPartition, CaptureFixture::isMarker)).isEqualTo(1);
+          Marker marker = markers.deserialize(topic, last.value());
+          assertThat(marker.getPartition()).isEqualTo(p);
+          assertThat(marker.getPartitionCount()).isEqualTo(3);
+          assertThat(marker.getPhase()).isEqualTo(MarkerPhase.CLOSE);
+          assertThat(marker.getChunk()).isEqualTo(1);
+          assertThat(marker.getTable()).isEqualTo("public.orders");
+          assertThat(marker.getLastKey()).isEqualTo("30");
+          assertThat(marker.getHashRecords()).hasSize(1);
+          assertThat(marker.getHashRecords().get(0).getOffset()).isEqualTo(7);
+        }
+      }
+    }
+  }
+}
