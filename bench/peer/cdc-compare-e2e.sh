@@ -1,4 +1,5 @@
-# EXTRA_TESTS for ../shared/bench/peer-baseline.sh (sourced by it once per table, see its header):
+# EXTRA_TESTS for peer-baseline.sh, the build machine's script that installs and times the peer
+# pt-table-checksum (not part of this repository; sourced by it once per table, see its header):
 # times cdc-compare end to end — `compare run --restart --wait`, from its start to the last
 # verdict, with the report's exit code — in the same interleaved rounds as pt-table-checksum, on
 # the same rows: the peer's MariaDB (bench.t, loaded from its CSV) is our target, and an embedded
@@ -9,9 +10,9 @@
 # loads the source, and runs one untimed compare that must end in sync (exit 0). All three
 # processes are stopped when the peer script exits (its EXIT trap is wrapped, not replaced).
 #
-#   cd /work/main && mvn -B -q -DskipTests package   # the jar ./cdc-compare runs
+#   mvn -B -q -DskipTests package   # in the repository: the jar ./cdc-compare runs
 #   sudo SKIP_PG=1 ROWS_SMALL=1000000 ROWS_LARGE=1000000 \
-#     EXTRA_TESTS=$PWD/bench/peer/cdc-compare-e2e.sh ../shared/bench/peer-baseline.sh
+#     EXTRA_TESTS=$PWD/bench/peer/cdc-compare-e2e.sh /path/to/peer-baseline.sh
 #
 # Knobs: CC_ROOT (the repository, default: two folders up from this file), CC_FLOW (the task's
 # flow.chunks.ahead, default the task default).
