@@ -3,6 +3,7 @@ package io.cdccompare.capture;
 import io.cdccompare.core.stream.CompareTopics;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.source.config.ConfigFile;
+import io.cdccompare.source.config.ConnectionConfig;
 import io.cdccompare.source.config.ConnectionSettings;
 import io.cdccompare.source.config.ConnectionSettings.SourceDatabase;
 import java.nio.file.Path;
@@ -24,7 +25,7 @@ import org.apache.kafka.common.config.ConfigException;
  * documentation. {@code producer.*} settings go to the Kafka producer, {@code debezium.*} settings
  * to the Debezium engine (without the prefix), after ours, so an expert can override anything.
  */
-public final class CaptureConfig {
+public final class CaptureConfig extends ConnectionConfig {
   public static final String TABLES = "tables";
   public static final String TOPIC_PARTITIONS = "topic.partitions";
   public static final String TOPIC_REPLICATION = "topic.replication.factor";
@@ -125,14 +126,10 @@ public final class CaptureConfig {
               Importance.LOW,
               "Name of the engine whose offsets are stored (default: cdc-compare-capture-<prefix>).");
 
-  private final AbstractConfig values;
-  private final Map<String, String> raw;
-
   private final Map<TableName, List<String>> keyColumns;
 
   private CaptureConfig(Map<String, String> raw) {
-    this.raw = raw;
-    this.values = new AbstractConfig(DEFINITION, raw, false);
+    super(raw, new AbstractConfig(DEFINITION, raw, false));
     this.keyColumns = keyColumns(raw, tables());
   }
 
@@ -195,25 +192,13 @@ public final class CaptureConfig {
   }
 
   public static CaptureConfig load(Path file) {
-    return new CaptureConfig(ConfigFile.load(file, DEFINITION, PREFIXES));
+    return load(file, DEFINITION, PREFIXES, CaptureConfig::new);
   }
 
   public static CaptureConfig of(Map<String, String> values) {
     return new CaptureConfig(
         ConfigFile.check(
             new LinkedHashMap<>(values), DEFINITION, PREFIXES, "capture configuration"));
-  }
-
-  public String topicPrefix() {
-    return values.getString(ConnectionSettings.TOPIC_PREFIX);
-  }
-
-  public String bootstrapServers() {
-    return String.join(",", values.getList(ConnectionSettings.BOOTSTRAP_SERVERS));
-  }
-
-  public String schemaRegistryUrl() {
-    return values.getString(ConnectionSettings.REGISTRY_URL);
   }
 
   /** The source database. */
@@ -270,11 +255,6 @@ public final class CaptureConfig {
 
   public String engineName() {
     return orDefault(NAME, "cdc-compare-capture-" + topicPrefix());
-  }
-
-  /** Settings under a pass-through prefix, with the prefix removed. */
-  public Map<String, Object> withPrefix(String prefix) {
-    return ConfigFile.withPrefix(raw, prefix);
   }
 
   private String orDefault(String key, String fallback) {

@@ -8,6 +8,7 @@ import io.cdccompare.core.rowhash.HashFunction;
 import io.cdccompare.core.stream.CompareTopics;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.source.config.ConfigFile;
+import io.cdccompare.source.config.ConnectionConfig;
 import io.cdccompare.source.config.ConnectionSettings;
 import io.cdccompare.source.config.ConnectionSettings.SourceDatabase;
 import java.nio.file.Path;
@@ -34,7 +35,7 @@ import org.apache.kafka.common.config.ConfigException;
  * Over 300 lines because every key is declared here with its type, default, check and
  * documentation.
  */
-public final class CompareConfig {
+public final class CompareConfig extends ConnectionConfig {
   public static final String TASK_NAME = "task.name";
   public static final String TABLES = "tables";
   public static final String CHUNK = "chunk";
@@ -220,13 +221,10 @@ public final class CompareConfig {
               "Topic of the report entries that compare run --wait reads (default:"
                   + " <prefix>.compare.report, the targets file's default).");
 
-  private final AbstractConfig values;
-  private final Map<String, String> raw;
   private final List<TableTask> tableTasks;
 
   private CompareConfig(Map<String, String> raw) {
-    this.raw = raw;
-    this.values = new AbstractConfig(DEFINITION, raw, false);
+    super(raw, new AbstractConfig(DEFINITION, raw, false));
     this.tableTasks =
         TableSettings.parse(
             TableName.parseList(values.getString(TABLES)),
@@ -237,12 +235,7 @@ public final class CompareConfig {
 
   /** Loads and checks a task file; errors name the file and the key at fault. */
   public static CompareConfig load(Path file) {
-    Map<String, String> values = ConfigFile.load(file, DEFINITION, PREFIXES);
-    try {
-      return new CompareConfig(values);
-    } catch (ConfigException e) {
-      throw new ConfigException(file + ": " + e.getMessage());
-    }
+    return load(file, DEFINITION, PREFIXES, CompareConfig::new);
   }
 
   public static CompareConfig of(Map<String, String> values) {
@@ -253,18 +246,6 @@ public final class CompareConfig {
 
   public String taskName() {
     return values.getString(TASK_NAME);
-  }
-
-  public String topicPrefix() {
-    return values.getString(ConnectionSettings.TOPIC_PREFIX);
-  }
-
-  public String bootstrapServers() {
-    return String.join(",", values.getList(ConnectionSettings.BOOTSTRAP_SERVERS));
-  }
-
-  public String schemaRegistryUrl() {
-    return values.getString(ConnectionSettings.REGISTRY_URL);
   }
 
   public SourceDatabase source() {
@@ -341,11 +322,6 @@ public final class CompareConfig {
 
   public String resultsTopic() {
     return topics().results();
-  }
-
-  /** Settings under a pass-through prefix, with the prefix removed. */
-  public Map<String, Object> withPrefix(String prefix) {
-    return ConfigFile.withPrefix(raw, prefix);
   }
 
   /** A task name is safe in a Kafka record key and a log line. */

@@ -5,6 +5,7 @@ import io.cdccompare.core.stream.CompareTopics;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.schemas.registry.RegistryClientConfig;
 import io.cdccompare.source.config.ConfigFile;
+import io.cdccompare.source.config.ConnectionConfig;
 import io.cdccompare.source.config.ConnectionSettings;
 import io.cdccompare.source.config.ConnectionSettings.SourceDatabase;
 import io.cdccompare.topology.report.ReportConfig;
@@ -31,7 +32,7 @@ import org.apache.kafka.common.config.ConfigException;
  * {@code status} only (the capture slot). Every key is declared with its type, default and
  * validation; unknown keys, and unknown keys of a target section, are refused with their name.
  */
-public final class TargetsConfig {
+public final class TargetsConfig extends ConnectionConfig {
   public static final String TABLES = "tables";
   public static final String TARGETS = "targets";
   public static final String APPLY_BATCH_SIZE = "apply.batch.size";
@@ -139,42 +140,22 @@ public final class TargetsConfig {
               Importance.LOW,
               "Kafka Streams state directory (default <tmp>/cdc-compare-streams).");
 
-  private final AbstractConfig values;
-  private final Map<String, String> raw;
   private final Map<String, TargetSection> targets;
 
   private TargetsConfig(Map<String, String> raw) {
-    this.raw = raw;
-    this.values = new AbstractConfig(DEFINITION, withoutPrefixed(raw), false);
+    super(raw, new AbstractConfig(DEFINITION, withoutPrefixed(raw), false));
     this.targets = TargetSection.parse(raw, values.getList(TARGETS), tables());
   }
 
   /** Loads and checks a targets file; errors name the file and the key at fault. */
   public static TargetsConfig load(Path file) {
-    Map<String, String> values = ConfigFile.load(file, DEFINITION, PREFIXES);
-    try {
-      return new TargetsConfig(values);
-    } catch (ConfigException e) {
-      throw new ConfigException(file + ": " + e.getMessage());
-    }
+    return load(file, DEFINITION, PREFIXES, TargetsConfig::new);
   }
 
   /** Checks an in-memory configuration the same way. */
   public static TargetsConfig of(Map<String, String> values) {
     return new TargetsConfig(
         ConfigFile.check(new TreeMap<>(values), DEFINITION, PREFIXES, "targets configuration"));
-  }
-
-  public String topicPrefix() {
-    return values.getString(ConnectionSettings.TOPIC_PREFIX);
-  }
-
-  public String bootstrapServers() {
-    return String.join(",", values.getList(ConnectionSettings.BOOTSTRAP_SERVERS));
-  }
-
-  public String schemaRegistryUrl() {
-    return values.getString(ConnectionSettings.REGISTRY_URL);
   }
 
   public List<TableName> tables() {
@@ -283,11 +264,6 @@ public final class TargetsConfig {
     Map<String, String> out = new LinkedHashMap<>();
     ConfigFile.withPrefix(raw, STREAMS_PREFIX).forEach((k, v) -> out.put(k, (String) v));
     return out;
-  }
-
-  /** Settings under a client prefix ({@code admin.}, {@code consumer.}) without the prefix. */
-  public Map<String, Object> withPrefix(String prefix) {
-    return ConfigFile.withPrefix(raw, prefix);
   }
 
   private static Map<String, String> withoutPrefixed(Map<String, String> raw) {
