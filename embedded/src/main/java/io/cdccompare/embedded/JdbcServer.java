@@ -7,14 +7,25 @@ import java.util.Properties;
 
 /** A database server of the environment, reached over JDBC on a loopback port. */
 public interface JdbcServer extends EmbeddedServer {
+  /** The user every embedded database server is set up with, a superuser of that server. */
+  String USER = "cdc";
 
-  String host();
+  String PASSWORD = "cdc-compare";
+
+  /** Every embedded server listens on the loopback address only. */
+  default String host() {
+    return "127.0.0.1";
+  }
 
   int port();
 
-  String user();
+  default String user() {
+    return USER;
+  }
 
-  String password();
+  default String password() {
+    return PASSWORD;
+  }
 
   /** The database that always exists on the server (for administration). */
   String defaultDatabase();

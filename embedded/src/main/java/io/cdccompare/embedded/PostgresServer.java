@@ -24,8 +24,6 @@ import java.util.Map;
  */
 public final class PostgresServer implements JdbcServer {
   static final String BINARIES_VERSION = "17.6.0";
-  private static final String USER = "cdc";
-  private static final String PASSWORD = "cdc-compare";
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
   private final Component component;
@@ -52,23 +50,8 @@ public final class PostgresServer implements JdbcServer {
   }
 
   @Override
-  public String host() {
-    return "127.0.0.1";
-  }
-
-  @Override
   public int port() {
     return port;
-  }
-
-  @Override
-  public String user() {
-    return USER;
-  }
-
-  @Override
-  public String password() {
-    return PASSWORD;
   }
 
   @Override
