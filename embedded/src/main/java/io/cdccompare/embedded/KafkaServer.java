@@ -18,14 +18,13 @@ import org.apache.kafka.common.Uuid;
  * official {@code kafka.Kafka} entry point in a child JVM after {@code kafka-storage format
  * --standalone}. Offsets and transaction state have replication factor 1, so transactions work.
  */
-public final class KafkaServer implements EmbeddedServer {
+public final class KafkaServer extends ChildProcessServer {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
 
   private final Path dir;
   private final Path log;
   private final int port;
   private final int controllerPort;
-  private volatile ChildProcess process;
 
   KafkaServer(Path dir, int port) {
     this.dir = dir;
@@ -200,17 +199,7 @@ public final class KafkaServer implements EmbeddedServer {
   }
 
   @Override
-  public List<ProcessHandle> processes() {
-    ChildProcess p = process;
-    return p == null ? List.of() : p.handles();
-  }
-
-  @Override
   public void close() {
-    ChildProcess p = process;
-    if (p != null) {
-      p.stop("TERM", Duration.ofSeconds(15));
-      process = null;
-    }
+    stop("TERM", Duration.ofSeconds(15));
   }
 }

@@ -22,7 +22,7 @@ import java.util.Map;
  * <p>Zonky's own launcher is not used: it cannot run the server as a non-root user, and PostgreSQL
  * refuses root. The server runs as {@code nobody} when we are root (see {@link ServerUser}).
  */
-public final class PostgresServer implements JdbcServer {
+public final class PostgresServer extends ChildProcessServer implements JdbcServer {
   static final String BINARIES_VERSION = "17.6.0";
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
@@ -30,7 +30,6 @@ public final class PostgresServer implements JdbcServer {
   private final Path dir;
   private final Path log;
   private final int port;
-  private volatile ChildProcess process;
 
   PostgresServer(Component component, Path dir, int port) {
     this.component = component;
@@ -218,18 +217,8 @@ public final class PostgresServer implements JdbcServer {
   }
 
   @Override
-  public List<ProcessHandle> processes() {
-    ChildProcess p = process;
-    return p == null ? List.of() : p.handles();
-  }
-
-  @Override
   public void close() {
-    ChildProcess p = process;
-    if (p != null) {
-      // SIGINT is PostgreSQL's "fast" shutdown: it does not wait for clients to disconnect
-      p.stop("INT", Duration.ofSeconds(10));
-      process = null;
-    }
+    // SIGINT is PostgreSQL's "fast" shutdown: it does not wait for clients to disconnect
+    stop("INT", Duration.ofSeconds(10));
   }
 }

@@ -21,13 +21,12 @@ import java.util.Properties;
  * from its Maven Central distribution {@code io.apicurio:apicurio-registry-app:<v>:all:tar.gz},
  * unpacked once into the {@link BinaryCache} and run in a child JVM bound to 127.0.0.1.
  */
-public final class RegistryServer implements EmbeddedServer {
+public final class RegistryServer extends ChildProcessServer {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
 
   private final Path dir;
   private final Path log;
   private final int port;
-  private volatile ChildProcess process;
 
   RegistryServer(Path dir, int port) {
     this.dir = dir;
@@ -202,17 +201,7 @@ public final class RegistryServer implements EmbeddedServer {
   }
 
   @Override
-  public List<ProcessHandle> processes() {
-    ChildProcess p = process;
-    return p == null ? List.of() : p.handles();
-  }
-
-  @Override
   public void close() {
-    ChildProcess p = process;
-    if (p != null) {
-      p.stop("TERM", Duration.ofSeconds(10));
-      process = null;
-    }
+    stop("TERM", Duration.ofSeconds(10));
   }
 }
