@@ -94,10 +94,16 @@ final class VerdictFlow implements AutoCloseable {
     Deserializer<ChunkResult> values = new SpecificAvroDeserializer<>(ChunkResult.class);
     values.configure(registryConfig, false);
     this.consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), values);
-    List<TopicPartition> all =
-        consumer.partitionsFor(resultsTopic).stream()
-            .map(p -> new TopicPartition(resultsTopic, p.partition()))
-            .toList();
+    List<TopicPartition> all;
+    try {
+      all =
+          consumer.partitionsFor(resultsTopic).stream()
+              .map(p -> new TopicPartition(resultsTopic, p.partition()))
+              .toList();
+    } catch (RuntimeException e) {
+      consumer.close(Duration.ZERO); // the run fails; its consumer does not outlive it
+      throw e;
+    }
     targets.forEach(t -> lastVerdict.put(t, Long.MIN_VALUE / 2));
     this.reader = new Thread(this::read, "compare-flow-" + task);
     reader.setDaemon(true);

@@ -1,6 +1,7 @@
 package io.cdccompare.producer.compare;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
@@ -130,9 +131,11 @@ class VerdictFlowIT {
       publish("orders-check", "20261130T000000Z-000000", 4, "b", 2);
       publish("orders-check", RUN, 3, "b", 2);
 
-      // Then the run still waits
-      Thread.sleep(1_500);
-      assertThat(waiting).isNotDone();
+      // Then the run still waits, for as long as we look
+      await("chunk 4 still waited for")
+          .during(Duration.ofMillis(1_500))
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> !waiting.isDone());
 
       // When b publishes the last partition of chunk 4
       publish("orders-check", RUN, 4, "b", 2);
@@ -174,8 +177,10 @@ class VerdictFlowIT {
     try (VerdictFlow flow = flow(List.of("a"), LONG_STALL, topic)) {
       AtomicBoolean stopping = new AtomicBoolean();
       CompletableFuture<Void> waiting = awaitInBackground(flow, 7, stopping);
-      Thread.sleep(500);
-      assertThat(waiting).isNotDone();
+      await("chunk 7 waited for")
+          .during(Duration.ofMillis(500))
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> !waiting.isDone());
 
       // When the run is asked to stop
       stopping.set(true);
