@@ -138,8 +138,7 @@ final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     List<Marker> copies = NoteMarkers.markers(note, topic, layout.partitions(), position);
     for (Marker marker : copies) {
       RecordHeaders headers = headers(position, "m");
-      headers.add(
-          NoteMarkers.MARKER_HEADER, marker.getPhase().name().getBytes(StandardCharsets.UTF_8));
+      headers.add(Note.MARKER_HEADER, marker.getPhase().name().getBytes(StandardCharsets.UTF_8));
       byte[] value = markers.serialize(topic, marker);
       send(new ProducerRecord<byte[], byte[]>(topic, marker.getPartition(), null, value, headers));
     }

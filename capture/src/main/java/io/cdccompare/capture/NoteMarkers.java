@@ -19,8 +19,6 @@ import org.apache.kafka.connect.data.Struct;
  */
 final class NoteMarkers {
   /** Header on every marker record; its value is the phase ({@code OPEN} or {@code CLOSE}). */
-  static final String MARKER_HEADER = "cdc.marker";
-
   private NoteMarkers() {}
 
   /**

@@ -11,7 +11,7 @@ import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.WithEmbedded;
 import io.cdccompare.source.Failpoint;
 import io.cdccompare.source.TopicLayout;
-import java.io.File;
+import io.cdccompare.testsupport.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -47,7 +47,7 @@ class CaptureCrashIT {
     CaptureFixture f = new CaptureFixture(env);
     Path dir = Files.createDirectories(Path.of("target", "capture-crash-" + f.prefix));
     f.sql("CREATE TABLE load (id int PRIMARY KEY, v text)");
-    Map<String, String> settings = f.config("public.load");
+    Map<String, String> settings = f.captureConfig("public.load");
     Path config = dir.resolve("capture.properties");
     StringBuilder text = new StringBuilder();
     settings.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
@@ -118,25 +118,10 @@ class CaptureCrashIT {
   }
 
   private static Process start(Path config, Path log, String failpoint) throws Exception {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx256m");
-    command.add("-XX:TieredStopAtLevel=1");
-    command.add("-Dlogback.configurationFile=logback-capture-child.xml");
-    if (failpoint != null) {
-      command.add("-Dcdc.failpoint=" + failpoint);
-    }
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(io.cdccompare.embedded.ParentWatchdog.class.getName());
-    command.add(Long.toString(ProcessHandle.current().pid()));
-    command.add(CaptureProcess.class.getName());
-    command.add(config.toString());
-    return new ProcessBuilder(command)
-        .redirectErrorStream(true)
-        .redirectOutput(log.toFile())
-        .redirectInput(new File("/dev/null"))
-        .start();
+    return ChildJvm.of(CaptureProcess.class)
+        .logback("logback-capture-child.xml")
+        .failpoint(failpoint)
+        .start(log, config.toString());
   }
 
   /**

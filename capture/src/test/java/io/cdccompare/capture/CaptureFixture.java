@@ -1,72 +1,28 @@
 package io.cdccompare.capture;
 
+import io.cdccompare.core.note.Note;
 import io.cdccompare.embedded.EmbeddedEnvironment;
-import io.cdccompare.embedded.PostgresServer;
-import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
+import io.cdccompare.testsupport.SourceFixture;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Predicate;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
-/** A fresh source database and capture configuration per test, and readers of what it wrote. */
-public final class CaptureFixture {
-  private static final AtomicInteger SEQUENCE = new AtomicInteger();
-
-  public final EmbeddedEnvironment env;
-  public final String database;
-  public final String prefix;
+/**
+ * A fresh source database ({@link SourceFixture}) and a real capture of it in a background thread;
+ * published in this module's test-jar for the compare and verifier tests.
+ */
+public final class CaptureFixture extends SourceFixture {
 
   public CaptureFixture(EmbeddedEnvironment env) {
-    this.env = env;
-    int n = SEQUENCE.incrementAndGet();
-    this.prefix = "cap" + n + "x" + Long.toString(System.nanoTime() % 1_000_000, 36);
-    this.database = env.sourcePostgres().createDatabase("capture_" + prefix);
+    super(env, "cap");
   }
 
-  public Connection connect() throws SQLException {
-    return env.sourcePostgres().connect(database);
-  }
-
-  public void sql(String... statements) throws SQLException {
-    try (Connection c = connect();
-        Statement s = c.createStatement()) {
-      for (String statement : statements) {
-        s.execute(statement);
-      }
-    }
-  }
-
-  public Map<String, String> config(String tables) {
-    PostgresServer pg = env.sourcePostgres();
-    Map<String, String> config = new HashMap<>();
-    config.put("topic.prefix", prefix);
-    config.put("bootstrap.servers", env.kafka().bootstrapServers());
-    config.put("schema.registry.url", env.registry().confluentApiUrl());
-    config.put("source.hostname", pg.host());
-    config.put("source.port", Integer.toString(pg.port()));
-    config.put("source.database", database);
-    config.put("source.user", pg.user());
-    config.put("source.password", pg.password());
-    config.put("tables", tables);
-    config.put("topic.partitions", "3");
-    config.put("poll.interval.ms", "10");
-    config.put("heartbeat.interval.ms", "1000");
-    return config;
+  /** Starts a capture of these tables ({@link #captureConfig}) and waits until it streams. */
+  public Running start(String tables) throws Exception {
+    return start(captureConfig(tables));
   }
 
   /** Runs a capture in a background thread until {@link Running#close()}. */
@@ -87,6 +43,7 @@ public final class CaptureFixture {
     return new Running(capture, run, thread);
   }
 
+  /** A capture running in its thread; closing stops it and waits for its end. */
   public record Running(Capture capture, Future<?> run, ExecutorService thread)
       implements AutoCloseable {
     @Override
@@ -100,68 +57,7 @@ public final class CaptureFixture {
     }
   }
 
-  /** Reads every record of a topic until {@code done} holds for what was read (or 60 s pass). */
-  public List<ConsumerRecord<byte[], byte[]>> read(
-      String topic, Predicate<List<ConsumerRecord<byte[], byte[]>>> done) {
-    List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> consumer = fromBeginning(topic)) {
-      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-      while (!done.test(records) && System.nanoTime() < deadline) {
-        consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-      }
-    }
-    return records;
-  }
-
-  /** Reads a topic up to its current end. */
-  public List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
-    List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> consumer = fromBeginning(topic)) {
-      Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment());
-      while (end.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue())) {
-        consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-      }
-    }
-    return records;
-  }
-
-  /** A consumer of committed records assigned to every partition of a topic, at its beginning. */
-  private KafkaConsumer<byte[], byte[]> fromBeginning(String topic) {
-    Map<String, Object> props =
-        Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            env.kafka().bootstrapServers(),
-            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
-            ByteArrayDeserializer.class,
-            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-            ByteArrayDeserializer.class,
-            ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-            "read_committed");
-    KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props);
-    List<TopicPartition> partitions =
-        consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
-            .map(p -> new TopicPartition(topic, p.partition()))
-            .toList();
-    consumer.assign(partitions);
-    consumer.seekToBeginning(partitions);
-    return consumer;
-  }
-
-  public static String key(ConsumerRecord<byte[], byte[]> r) {
-    return r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8);
-  }
-
-  public static String header(ConsumerRecord<byte[], byte[]> r, String name) {
-    Header h = r.headers().lastHeader(name);
-    return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
-  }
-
   public static boolean isMarker(ConsumerRecord<byte[], byte[]> r) {
-    return header(r, NoteMarkers.MARKER_HEADER) != null;
-  }
-
-  public static long count(
-      List<ConsumerRecord<byte[], byte[]>> records, Predicate<ConsumerRecord<byte[], byte[]>> p) {
-    return records.stream().filter(p).count();
+    return header(r, Note.MARKER_HEADER) != null;
   }
 }

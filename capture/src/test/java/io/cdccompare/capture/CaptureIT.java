@@ -42,7 +42,7 @@ class CaptureIT {
         "CREATE TABLE t2 (a text, b int, note text, PRIMARY KEY (a, b))");
     String t1 = TopicLayout.topicName(f.prefix, new TableName("public", "t1"));
     String t2 = TopicLayout.topicName(f.prefix, new TableName("public", "t2"));
-    try (CaptureFixture.Running capture = f.start(f.config("public.t1,public.t2"));
+    try (CaptureFixture.Running capture = f.start(f.captureConfig("public.t1,public.t2"));
         Connection first = f.connect();
         Connection second = f.connect();
         Statement s1 = first.createStatement();
@@ -116,7 +116,7 @@ class CaptureIT {
     CaptureFixture f = new CaptureFixture(env);
     f.sql("CREATE TABLE orders (id bigint PRIMARY KEY, amount numeric(10,2))");
     String topic = TopicLayout.topicName(f.prefix, new TableName("public", "orders"));
-    try (CaptureFixture.Running capture = f.start(f.config("public.orders"))) {
+    try (CaptureFixture.Running capture = f.start(f.captureConfig("public.orders"))) {
 
       // When: 30 changes, then a CLOSE note
       f.sql("INSERT INTO orders SELECT g, g * 1.5 FROM generate_series(1, 30) g");

@@ -34,7 +34,7 @@ class CaptureRefusalsIT {
     // Given: a capture that streamed and stored a position, then stopped
     CaptureFixture f = new CaptureFixture(env);
     f.sql("CREATE TABLE items (id int PRIMARY KEY, v text)");
-    Map<String, String> config = f.config("public.items");
+    Map<String, String> config = f.captureConfig("public.items");
     String topic = TopicLayout.topicName(f.prefix, new TableName("public", "items"));
     try (CaptureFixture.Running capture = f.start(config)) {
       f.sql("INSERT INTO items VALUES (1, 'a'), (2, 'b')");
@@ -95,12 +95,13 @@ class CaptureRefusalsIT {
     }
 
     // When / Then
-    Capture capture = new Capture(CaptureConfig.of(f.config("public.parts")));
+    Capture capture = new Capture(CaptureConfig.of(f.captureConfig("public.parts")));
     assertThatThrownBy(capture::run)
         .hasMessageContaining(topic)
         .hasMessageContaining("2 partitions")
         .hasMessageContaining("refusing to run");
-    assertThat(slotExists(f, CaptureConfig.of(f.config("public.parts")).slotName())).isFalse();
+    assertThat(slotExists(f, CaptureConfig.of(f.captureConfig("public.parts")).slotName()))
+        .isFalse();
   }
 
   @Test
@@ -115,7 +116,7 @@ class CaptureRefusalsIT {
         "CREATE TABLE \"My Schema\".\"OddXName 'q' b\" (\"Id\" int PRIMARY KEY, v text)");
     TableName odd = new TableName("My Schema", "Odd.Name 'q' (a|b)*");
     String topic = TopicLayout.topicName(f.prefix, odd);
-    try (CaptureFixture.Running capture = f.start(f.config(odd.toString()))) {
+    try (CaptureFixture.Running capture = f.start(f.captureConfig(odd.toString()))) {
 
       // When
       f.sql(
@@ -144,7 +145,7 @@ class CaptureRefusalsIT {
       throws Exception {
     CaptureFixture f = new CaptureFixture(env);
     f.sql("CREATE TABLE \"say \"\"hi\"\"\" (id int PRIMARY KEY)");
-    Map<String, String> config = f.config("public.\"say \"\"hi\"\"\"");
+    Map<String, String> config = f.captureConfig("public.\"say \"\"hi\"\"\"");
     Capture capture = new Capture(CaptureConfig.of(config));
     assertThatThrownBy(capture::run)
         .hasMessageContaining("double quote")
@@ -161,7 +162,7 @@ class CaptureRefusalsIT {
     String attack = "public.\"victim); DROP TABLE victim; --\"";
 
     // When / Then
-    Capture capture = new Capture(CaptureConfig.of(f.config(attack)));
+    Capture capture = new Capture(CaptureConfig.of(f.captureConfig(attack)));
     assertThatThrownBy(capture::run)
         .hasMessageContaining("does not exist")
         .hasMessageContaining("victim); DROP TABLE victim; --");
@@ -176,17 +177,17 @@ class CaptureRefusalsIT {
   @Test
   void unknownAndInvalidSettingsAreRefusedWithTheirNames(EmbeddedEnvironment env) {
     CaptureFixture f = new CaptureFixture(env);
-    Map<String, String> unknown = new java.util.HashMap<>(f.config("public.a"));
+    Map<String, String> unknown = new java.util.HashMap<>(f.captureConfig("public.a"));
     unknown.put("topic.partitons", "4");
     assertThatThrownBy(() -> CaptureConfig.of(unknown))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("topic.partitons");
-    Map<String, String> invalid = new java.util.HashMap<>(f.config("public.a"));
+    Map<String, String> invalid = new java.util.HashMap<>(f.captureConfig("public.a"));
     invalid.put("topic.partitions", "0");
     assertThatThrownBy(() -> CaptureConfig.of(invalid))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("topic.partitions");
-    Map<String, String> noSchema = new java.util.HashMap<>(f.config("customers"));
+    Map<String, String> noSchema = new java.util.HashMap<>(f.captureConfig("customers"));
     assertThatThrownBy(() -> CaptureConfig.of(noSchema))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("tables")

@@ -40,7 +40,7 @@ class KeylessTableCaptureIT {
         "CREATE TABLE events (region int NOT NULL, code varchar(10) NOT NULL, v text)",
         "CREATE UNIQUE INDEX events_key ON events (region, code)",
         "ALTER TABLE events REPLICA IDENTITY USING INDEX events_key");
-    Map<String, String> config = new HashMap<>(f.config("public.events"));
+    Map<String, String> config = new HashMap<>(f.captureConfig("public.events"));
     config.put("table.public.events.key.columns", "region, code");
     String topic = TopicLayout.topicName(f.prefix, new TableName("public", "events"));
     try (CaptureFixture.Running capture = f.start(config)) {
@@ -70,7 +70,7 @@ class KeylessTableCaptureIT {
       throws Exception {
     CaptureFixture f = new CaptureFixture(env);
     f.sql("CREATE TABLE loose (a int NOT NULL, v text)");
-    Map<String, String> config = f.config("public.loose");
+    Map<String, String> config = f.captureConfig("public.loose");
 
     assertRefused(f, config, "has no primary key", "table.public.loose.key.columns");
   }
@@ -79,7 +79,7 @@ class KeylessTableCaptureIT {
   void aNullableKeyColumnIsRefused(EmbeddedEnvironment env) throws Exception {
     CaptureFixture f = new CaptureFixture(env);
     f.sql("CREATE TABLE maybe (a int, v text)", "CREATE UNIQUE INDEX maybe_a ON maybe (a)");
-    Map<String, String> config = new HashMap<>(f.config("public.maybe"));
+    Map<String, String> config = new HashMap<>(f.captureConfig("public.maybe"));
     config.put("table.public.maybe.key.columns", "a");
 
     assertRefused(f, config, "key column a of table public.maybe may be NULL");
@@ -89,7 +89,7 @@ class KeylessTableCaptureIT {
   void aKeyWithoutAUniqueIndexIsRefused(EmbeddedEnvironment env) throws Exception {
     CaptureFixture f = new CaptureFixture(env);
     f.sql("CREATE TABLE dupes (a int NOT NULL, v text)", "CREATE INDEX dupes_a ON dupes (a)");
-    Map<String, String> config = new HashMap<>(f.config("public.dupes"));
+    Map<String, String> config = new HashMap<>(f.captureConfig("public.dupes"));
     config.put("table.public.dupes.key.columns", "a");
 
     assertRefused(f, config, "has no unique index on exactly [a]");
@@ -101,7 +101,7 @@ class KeylessTableCaptureIT {
     CaptureFixture f = new CaptureFixture(env);
     f.sql(
         "CREATE TABLE quiet (a int NOT NULL, v text)", "CREATE UNIQUE INDEX quiet_a ON quiet (a)");
-    Map<String, String> config = new HashMap<>(f.config("public.quiet"));
+    Map<String, String> config = new HashMap<>(f.captureConfig("public.quiet"));
     config.put("table.public.quiet.key.columns", "a");
 
     assertRefused(
@@ -115,7 +115,7 @@ class KeylessTableCaptureIT {
   void aKeyOtherThanThePrimaryKeyIsRefused(EmbeddedEnvironment env) throws Exception {
     CaptureFixture f = new CaptureFixture(env);
     f.sql("CREATE TABLE keyed (id int PRIMARY KEY, a int NOT NULL UNIQUE)");
-    Map<String, String> config = new HashMap<>(f.config("public.keyed"));
+    Map<String, String> config = new HashMap<>(f.captureConfig("public.keyed"));
     config.put("table.public.keyed.key.columns", "a");
 
     assertRefused(f, config, "has the primary key [id]", "may only name it");
@@ -124,20 +124,20 @@ class KeylessTableCaptureIT {
   @Test
   void perTableSettingsOtherThanTheKeyOrOfAnotherTableAreUnknownKeys(EmbeddedEnvironment env) {
     CaptureFixture f = new CaptureFixture(env);
-    Map<String, String> other = new HashMap<>(f.config("public.a"));
+    Map<String, String> other = new HashMap<>(f.captureConfig("public.a"));
     other.put("table.public.a.chunk", "10");
     assertThatThrownBy(() -> CaptureConfig.of(other))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("table.public.a.chunk");
 
-    Map<String, String> stray = new HashMap<>(f.config("public.a"));
+    Map<String, String> stray = new HashMap<>(f.captureConfig("public.a"));
     stray.put("table.public.b.key.columns", "id");
     assertThatThrownBy(() -> CaptureConfig.of(stray))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("table.public.b.key.columns")
         .hasMessageContaining("not in tables");
 
-    Map<String, String> odd = new HashMap<>(f.config("public.a"));
+    Map<String, String> odd = new HashMap<>(f.captureConfig("public.a"));
     odd.put("table.public.a.key.columns", "id; DROP TABLE a");
     assertThatThrownBy(() -> CaptureConfig.of(odd))
         .isInstanceOf(ConfigException.class)

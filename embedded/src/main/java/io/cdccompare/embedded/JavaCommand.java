@@ -4,8 +4,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Builds the command line of a child JVM running on this JVM's own class path. */
-final class JavaCommand {
+/**
+ * Builds the command line of a child JVM running on this JVM's own class path: the environment's
+ * servers and the crash tests' programs (test-support's {@code ChildJvm}) start that way.
+ */
+public final class JavaCommand {
   private JavaCommand() {}
 
   static Path javaBinary() {
@@ -25,7 +28,7 @@ final class JavaCommand {
    * A child JVM that runs {@code mainClass} on this JVM's class path and halts by itself when this
    * JVM disappears (so a killed parent leaves no orphan broker).
    */
-  static List<String> onOwnClassPath(
+  public static List<String> onOwnClassPath(
       String heap, List<String> jvmOptions, String mainClass, List<String> args) {
     List<String> command = new ArrayList<>();
     command.add(javaBinary().toString());

@@ -1,5 +1,6 @@
 package io.cdccompare.bench.e2e;
 
+import io.cdccompare.core.note.Note;
 import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.Marker;
 import io.cdccompare.schemas.serde.SpecificAvroDeserializer;
@@ -29,7 +30,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * polling thread; memory is a few numbers per chunk and partition.
  */
 final class VerdictWatch implements AutoCloseable {
-  private static final String MARKER_HEADER = "cdc.marker";
 
   /** One chunk result, as it arrived. */
   record Verdict(
@@ -139,7 +139,7 @@ final class VerdictWatch implements AutoCloseable {
   }
 
   private void marker(ConsumerRecord<byte[], byte[]> r) {
-    Header phase = r.headers().lastHeader(MARKER_HEADER);
+    Header phase = r.headers().lastHeader(Note.MARKER_HEADER);
     if (phase == null || !"CLOSE".equals(new String(phase.value(), StandardCharsets.UTF_8))) {
       return;
     }

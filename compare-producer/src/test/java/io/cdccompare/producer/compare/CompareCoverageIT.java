@@ -103,7 +103,7 @@ class CompareCoverageIT {
     full.put("deep", "100");
     List<String> runs = new ArrayList<>();
 
-    try (CaptureFixture.Running capture = source.start(source.config("public.vacant"))) {
+    try (CaptureFixture.Running capture = source.start(source.captureConfig("public.vacant"))) {
       // When it is compared empty at deep=10 and at deep=100, then filled, compared, emptied on
       // the source and compared again
       runs.add(run(f, topic, sampled, 1));
@@ -155,7 +155,7 @@ class CompareCoverageIT {
 
     // When the task runs five times
     List<String> runs = new ArrayList<>();
-    try (CaptureFixture.Running capture = source.start(source.config("public.rot"))) {
+    try (CaptureFixture.Running capture = source.start(source.captureConfig("public.rot"))) {
       for (int i = 1; i <= 5; i++) {
         runs.add(run(f, topic, task, 11 * i));
       }

@@ -7,14 +7,13 @@ import io.cdccompare.capture.CaptureFixture;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
-import io.cdccompare.embedded.ParentWatchdog;
 import io.cdccompare.embedded.WithEmbedded;
 import io.cdccompare.producer.compare.CompareFixture.MarkerAt;
 import io.cdccompare.schemas.avro.Marker;
 import io.cdccompare.schemas.avro.MarkerPhase;
 import io.cdccompare.source.Failpoint;
 import io.cdccompare.source.TopicLayout;
-import java.io.File;
+import io.cdccompare.testsupport.ChildJvm;
 import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,7 +56,8 @@ class CompareCrashIT {
     // at least 200 ms a chunk
     CompareFixture f = loadedSource(env);
     Path dir = Files.createDirectories(Path.of("target", "compare-crash-" + f.capture.prefix));
-    try (CaptureFixture.Running capture = f.capture.start(f.capture.config(TABLE.toString()))) {
+    try (CaptureFixture.Running capture =
+        f.capture.start(f.capture.captureConfig(TABLE.toString()))) {
       Map<Long, ChunkResult> reference = referenceRun(f);
       Map<String, String> task = task(f, "killed");
       task.put(CompareConfig.CHUNK_TIME_MS, "200");
@@ -91,7 +91,8 @@ class CompareCrashIT {
     // Given the chunk results of an uninterrupted run, and the same task in a child JVM
     CompareFixture f = loadedSource(env);
     Path dir = Files.createDirectories(Path.of("target", "compare-crash-" + f.capture.prefix));
-    try (CaptureFixture.Running capture = f.capture.start(f.capture.config(TABLE.toString()))) {
+    try (CaptureFixture.Running capture =
+        f.capture.start(f.capture.captureConfig(TABLE.toString()))) {
       Map<Long, ChunkResult> reference = referenceRun(f);
       Path config = writeTask(dir, task(f, "halted"));
       Path log = dir.resolve("halted.log");
@@ -198,26 +199,10 @@ class CompareCrashIT {
   }
 
   private static Process startChild(Path config, Path log, String failpoint) throws Exception {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx256m");
-    command.add("-XX:TieredStopAtLevel=1");
-    command.add("-XX:+UseSerialGC");
-    command.add("-Dlogback.configurationFile=logback-compare-child.xml");
-    if (failpoint != null) {
-      command.add("-Dcdc.failpoint=" + failpoint);
-    }
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(ParentWatchdog.class.getName());
-    command.add(Long.toString(ProcessHandle.current().pid()));
-    command.add(CompareProcess.class.getName());
-    command.add(config.toString());
-    return new ProcessBuilder(command)
-        .redirectErrorStream(true)
-        .redirectOutput(log.toFile())
-        .redirectInput(new File("/dev/null"))
-        .start();
+    return ChildJvm.of(CompareProcess.class)
+        .logback("logback-compare-child.xml")
+        .failpoint(failpoint)
+        .start(log, config.toString());
   }
 
   /** Closed chunks of a task running in {@code child}; fails at once if the child ended. */

@@ -16,7 +16,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -40,14 +39,7 @@ final class CompareFixture {
 
   /** A task configuration over the capture's settings. */
   Map<String, String> task(String name, String tables) {
-    Map<String, String> config = new HashMap<>(capture.config(tables));
-    for (String captureOnly :
-        List.of("topic.partitions", "poll.interval.ms", "heartbeat.interval.ms")) {
-      config.remove(captureOnly);
-    }
-    config.put("task.name", name);
-    config.put("progress", "off");
-    return config;
+    return capture.task(name, tables);
   }
 
   /**
@@ -57,7 +49,7 @@ final class CompareFixture {
   CompareRun.Summary runCaptured(String table, Map<String, String> task, String topic, int markers)
       throws Exception {
     String name = task.get(CompareConfig.TASK_NAME);
-    try (CaptureFixture.Running running = capture.start(capture.config(table))) {
+    try (CaptureFixture.Running running = capture.start(capture.captureConfig(table))) {
       CompareRun.Summary summary = new CompareRun(CompareConfig.of(task), false).run();
       await().atMost(Duration.ofSeconds(60)).until(() -> markers(topic, name).size() >= markers);
       return summary;

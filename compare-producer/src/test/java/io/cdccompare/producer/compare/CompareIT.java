@@ -129,7 +129,7 @@ class CompareIT {
     Map<String, String> task = f.task("small", "public.small");
 
     // When a task compares it at the default deep=10
-    try (CaptureFixture.Running capture = source.start(source.config("public.small"))) {
+    try (CaptureFixture.Running capture = source.start(source.captureConfig("public.small"))) {
       new CompareRun(CompareConfig.of(task), false).run();
       await().atMost(Duration.ofSeconds(60)).until(() -> f.markers(topic, "small").size() >= 6);
     }
@@ -209,7 +209,7 @@ class CompareIT {
 
     // When the task runs, its hash record being written on the closer's thread
     Throwable failure;
-    try (CaptureFixture.Running capture = source.start(source.config("public.big"))) {
+    try (CaptureFixture.Running capture = source.start(source.captureConfig("public.big"))) {
       failure = catchThrowable(() -> new CompareRun(CompareConfig.of(task), false).run());
       await().atMost(Duration.ofSeconds(60)).until(() -> f.markers(topic, "big").size() >= 15);
     }

@@ -35,7 +35,7 @@ class CompareRefusalsIT {
         "INSERT INTO good SELECT g, 'v' || g FROM generate_series(1, 50) g",
         "CREATE TABLE keyless (a int, b text)",
         "CREATE TABLE uncaptured (id int PRIMARY KEY)");
-    try (CaptureFixture.Running capture = source.start(source.config("public.good"))) {
+    try (CaptureFixture.Running capture = source.start(source.captureConfig("public.good"))) {
       // the capture prepares the source (repi tables, the table topic) and stops
     }
   }

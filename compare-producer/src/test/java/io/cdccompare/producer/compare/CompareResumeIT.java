@@ -34,7 +34,7 @@ class CompareResumeIT {
     source.sql(
         "CREATE TABLE t (id int PRIMARY KEY, v text, w int)",
         "INSERT INTO t SELECT g, 'v' || g, g % 13 FROM generate_series(1, " + ROWS + ") g");
-    capture = source.start(source.config("public.t"));
+    capture = source.start(source.captureConfig("public.t"));
   }
 
   @AfterAll

@@ -61,6 +61,12 @@ public record Note(
     CLOSE
   }
 
+  /**
+   * The Kafka header that makes a table topic's record a marker (its value is the note's phase):
+   * the capture sets it, the verifiers route on it, and an external sink filters on it.
+   */
+  public static final String MARKER_HEADER = "cdc.marker";
+
   public static final String TASK = "task";
   public static final String TABLE_SCHEMA = "table_schema";
   public static final String TABLE_NAME = "table_name";

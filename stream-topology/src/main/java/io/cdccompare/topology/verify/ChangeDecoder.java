@@ -1,5 +1,6 @@
 package io.cdccompare.topology.verify;
 
+import io.cdccompare.core.note.Note;
 import io.cdccompare.core.stream.SourcePosition;
 import io.cdccompare.events.EventValues;
 import io.cdccompare.schemas.avro.Marker;
@@ -28,7 +29,6 @@ import org.apache.kafka.connect.json.JsonConverter;
  * <p>Not thread-safe (the JSON converter keeps a schema cache): one per processor.
  */
 final class ChangeDecoder {
-  static final String MARKER_HEADER = "cdc.marker";
   static final String COMMIT_LSN_HEADER = "cdc.lsn.commit";
   static final String LSN_HEADER = "cdc.lsn";
   static final String TXID_HEADER = "cdc.txid";
@@ -70,7 +70,7 @@ final class ChangeDecoder {
    */
   StreamRecord decode(
       TableRef table, RecordPosition position, Headers headers, byte[] key, byte[] value) {
-    String phase = text(headers, MARKER_HEADER);
+    String phase = text(headers, Note.MARKER_HEADER);
     if (phase != null) {
       return note(position, phase, value);
     }

@@ -3,6 +3,7 @@ package io.cdccompare.topology.verify;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.cdccompare.capture.CaptureFixture;
 import io.cdccompare.core.key.KeyCodec;
 import io.cdccompare.core.rowhash.LogicalType;
 import io.cdccompare.embedded.Component;
@@ -52,7 +53,7 @@ class CoverageIT {
       EmbeddedEnvironment env) throws Exception {
     // Given 3 000 orders (5 regions of 600) on the source, copied through the stream to a
     // PostgreSQL and a MariaDB target: six chunks of 500, two of them ending inside a region
-    SourceFixture source = new SourceFixture(env);
+    CaptureFixture source = new CaptureFixture(env);
     source.sql(
         "CREATE TABLE orders (region int NOT NULL, code varchar(20) NOT NULL, qty int NOT NULL,"
             + " price numeric(12,2), note text, created timestamp(6), shipped boolean,"
@@ -61,7 +62,7 @@ class CoverageIT {
     TargetDb mariadb = TargetDb.mariadb(env, source.prefix);
     String topic = TableTopics.topicName(source.prefix, TargetDb.ORDERS);
 
-    try (SourceFixture.Running capture = source.startCapture("public.orders");
+    try (CaptureFixture.Running capture = source.start("public.orders");
         Verifiers verifiers = Verifiers.start(env, source, topic, postgres, mariadb)) {
       source.sql(
           "INSERT INTO orders (region, code, qty, note) SELECT g % 5,"
@@ -75,7 +76,7 @@ class CoverageIT {
       // And on both targets, rows with keys the source never had: below the first key, right
       // after the last key of every chunk (so before the next chunk's first key; the first two
       // boundaries lie inside region 0 and region 1), and above the last key
-      List<Object[]> keys = source.keysInOrder();
+      List<Object[]> keys = source.rows("SELECT region, code FROM orders ORDER BY region, code");
       List<Object[]> extras = new ArrayList<>();
       extras.add(new Object[] {-1, "a"});
       for (int last = CHUNK - 1; last < ROWS; last += CHUNK) {
@@ -134,7 +135,7 @@ class CoverageIT {
       EmbeddedEnvironment env) throws Exception {
     // Given two tables on the source, "vacant" without rows and "emptied" with 50, copied to both
     // targets, where "vacant" also holds three rows written directly
-    SourceFixture source = new SourceFixture(env);
+    CaptureFixture source = new CaptureFixture(env);
     String columns = "id int NOT NULL, v varchar(20), PRIMARY KEY (id)";
     source.sql("CREATE TABLE vacant (" + columns + ")", "CREATE TABLE emptied (" + columns + ")");
     TargetDb postgres = TargetDb.postgres(env, source.prefix, false);
@@ -148,7 +149,7 @@ class CoverageIT {
     String topic =
         TableTopics.topicName(
             source.prefix, new io.cdccompare.core.table.TableName("public", "emptied"));
-    try (SourceFixture.Running capture = source.startCapture("public.vacant, public.emptied");
+    try (CaptureFixture.Running capture = source.start("public.vacant, public.emptied");
         Verifiers verifiers = Verifiers.start(env, source, topic, postgres, mariadb)) {
       source.sql("INSERT INTO emptied SELECT g, 'v' || g FROM generate_series(1, 50) g");
       await("copy through the stream")
@@ -208,7 +209,7 @@ class CoverageIT {
 
   /** Runs a deep=100 task over {@code public.<table>} and waits for both targets' results. */
   private static Map<String, RunOutcome> compareOne(
-      SourceFixture source, Verifiers verifiers, String table) throws Exception {
+      CaptureFixture source, Verifiers verifiers, String table) throws Exception {
     Map<String, String> task = source.task(table, "public." + table);
     task.put("deep", "100");
     CompareRun.Summary run = new CompareRun(CompareConfig.of(task), false).run();
@@ -223,7 +224,7 @@ class CoverageIT {
       implements AutoCloseable {
     static Verifiers start(
         EmbeddedEnvironment env,
-        SourceFixture source,
+        CaptureFixture source,
         String auditedTopic,
         TargetDb postgres,
         TargetDb mariadb)
@@ -274,7 +275,7 @@ class CoverageIT {
     private final AtomicReference<Exception> failure = new AtomicReference<>();
     private final Connection connection;
 
-    LiveLoad(SourceFixture source, AtomicLong transactions) throws Exception {
+    LiveLoad(CaptureFixture source, AtomicLong transactions) throws Exception {
       connection = source.connect();
       PreparedStatement update =
           connection.prepareStatement(

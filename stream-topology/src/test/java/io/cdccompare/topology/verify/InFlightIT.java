@@ -3,6 +3,7 @@ package io.cdccompare.topology.verify;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.cdccompare.capture.CaptureFixture;
 import io.cdccompare.core.chunk.ComparedRange;
 import io.cdccompare.core.compare.ComparedShape;
 import io.cdccompare.core.key.KeyCodec;
@@ -98,13 +99,13 @@ class InFlightIT {
   void rowsChangedWhileTheirChunkIsReadAreInFlightNeverFailed(EmbeddedEnvironment env)
       throws Exception {
     // Given a captured table of 600 rows applied to a PostgreSQL and a MariaDB target
-    SourceFixture source = new SourceFixture(env);
+    CaptureFixture source = new CaptureFixture(env);
     source.sql("CREATE TABLE items (id int PRIMARY KEY, qty int NOT NULL, note text NOT NULL)");
     List<Target> targets =
         List.of(Target.postgres(env, source.prefix), Target.mariadb(env, source.prefix));
     String topic = TableTopics.topicName(source.prefix, ITEMS);
     ExecutorService compareThread = Executors.newSingleThreadExecutor();
-    try (SourceFixture.Running capture = source.startCapture("public.items");
+    try (CaptureFixture.Running capture = source.start("public.items");
         VerifierApp pgApp = targets.get(0).start(env, source.prefix, topic);
         VerifierApp mariaApp = targets.get(1).start(env, source.prefix, topic);
         ResultsReader results =
@@ -264,7 +265,7 @@ class InFlightIT {
   }
 
   /** How many chunks of the task are closed (its position, committed with each CLOSE). */
-  private static long chunksClosed(SourceFixture source) throws SQLException {
+  private static long chunksClosed(CaptureFixture source) throws SQLException {
     try (Connection c = source.connect();
         PreparedStatement s =
             c.prepareStatement("SELECT chunks_done FROM repi.comparetables WHERE task = ?")) {
@@ -276,7 +277,7 @@ class InFlightIT {
   }
 
   /** Whether the producer's CLOSE note is waiting for a lock. */
-  private static boolean closeWaitsOnLock(SourceFixture source) throws SQLException {
+  private static boolean closeWaitsOnLock(CaptureFixture source) throws SQLException {
     try (Connection c = source.connect();
         Statement s = c.createStatement();
         ResultSet rs =
@@ -289,7 +290,7 @@ class InFlightIT {
     }
   }
 
-  private static String comparedShape(SourceFixture source) throws SQLException {
+  private static String comparedShape(CaptureFixture source) throws SQLException {
     try (Connection c = source.connect();
         PreparedStatement s =
             c.prepareStatement("SELECT compared_shape FROM repi.validatetables WHERE task = ?")) {

@@ -3,6 +3,7 @@ package io.cdccompare.topology.verify;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.cdccompare.capture.CaptureFixture;
 import io.cdccompare.core.key.KeyCodec;
 import io.cdccompare.core.rowhash.LogicalType;
 import io.cdccompare.core.table.TableName;
@@ -47,7 +48,7 @@ class KeylessTableIT {
   void aKeylessTableIsAppliedAndVerifiedByItsConfiguredKey(EmbeddedEnvironment env)
       throws Exception {
     // Given a keyless source table with a unique key it sends with every change, and the target
-    SourceFixture source = new SourceFixture(env);
+    CaptureFixture source = new CaptureFixture(env);
     source.sql(
         "CREATE TABLE events (region int NOT NULL, code varchar(10) NOT NULL, v text)",
         "CREATE UNIQUE INDEX events_key ON events (region, code)",
@@ -72,7 +73,7 @@ class KeylessTableIT {
             .applyMaxDelay(Duration.ofMillis(100))
             .streamsProperty("commit.interval.ms", "200")
             .build();
-    try (SourceFixture.Running running = source.startCapture(capture);
+    try (CaptureFixture.Running running = source.start(capture);
         VerifierApp app =
             VerifierApp.start(settings, CommitAudit.of(settings, target, database, EVENTS));
         ResultsReader results =

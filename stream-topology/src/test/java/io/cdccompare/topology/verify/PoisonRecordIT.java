@@ -3,6 +3,7 @@ package io.cdccompare.topology.verify;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.cdccompare.capture.CaptureFixture;
 import io.cdccompare.core.key.KeyCodec;
 import io.cdccompare.core.rowhash.LogicalType;
 import io.cdccompare.core.table.TableName;
@@ -61,7 +62,7 @@ class PoisonRecordIT {
   void poisonRecordStopsItsPartitionNamingItAndReportsTheTableUnverifiable(EmbeddedEnvironment env)
       throws Exception {
     // Given a verifier that applied 300 inserted rows
-    SourceFixture source = new SourceFixture(env);
+    CaptureFixture source = new CaptureFixture(env);
     source.sql("CREATE TABLE items (id int PRIMARY KEY, name text)");
     JdbcServer target = env.targetPostgres();
     String database = target.createDatabase("poison_" + source.prefix);
@@ -83,7 +84,7 @@ class PoisonRecordIT {
             .streamsProperty("commit.interval.ms", "200")
             .alertsTopic("ops-alerts-" + source.prefix) // a topic of the user's own naming
             .build();
-    try (SourceFixture.Running capture = source.startCapture("public.items");
+    try (CaptureFixture.Running capture = source.start("public.items");
         VerifierApp app =
             VerifierApp.start(settings, CommitAudit.of(settings, target, database, ITEMS))) {
       source.sql("INSERT INTO items SELECT g, 'n' || g FROM generate_series(1, 300) g");

@@ -3,16 +3,16 @@ package io.cdccompare.topology.verify;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.cdccompare.capture.CaptureFixture;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
-import io.cdccompare.embedded.ParentWatchdog;
 import io.cdccompare.embedded.WithEmbedded;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.producer.compare.CompareRun;
 import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.ChunkState;
-import java.io.File;
+import io.cdccompare.testsupport.ChildJvm;
 import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,7 +71,7 @@ class VerifierCrashIT {
       CrashTarget.Kind kind, EmbeddedEnvironment env) throws Exception {
     // Given a source table and its empty copy on a target whose trigger logs every row the apply
     // writes
-    SourceFixture source = new SourceFixture(env);
+    CaptureFixture source = new CaptureFixture(env);
     source.sql(TABLE_DDL);
     CrashTarget target = kind.create(env, "crash_" + source.prefix);
     String topic = TableTopics.topicName(source.prefix, COUNTERS);
@@ -97,7 +97,7 @@ class VerifierCrashIT {
     VerifierSettings settings = VerifierProcess.settings(base);
     String app = settings.applicationId();
 
-    try (SourceFixture.Running capture = source.startCapture("public.counters");
+    try (CaptureFixture.Running capture = source.start("public.counters");
         ResultsReader results =
             new ResultsReader(
                 env.kafka().bootstrapServers(),
@@ -258,21 +258,7 @@ class VerifierCrashIT {
   }
 
   private static Process start(Path config, Path log) throws Exception {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx256m");
-    command.add("-XX:TieredStopAtLevel=1");
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(ParentWatchdog.class.getName());
-    command.add(Long.toString(ProcessHandle.current().pid()));
-    command.add(VerifierProcess.class.getName());
-    command.add(config.toString());
-    return new ProcessBuilder(command)
-        .redirectErrorStream(true)
-        .redirectOutput(log.toFile())
-        .redirectInput(new File("/dev/null"))
-        .start();
+    return ChildJvm.of(VerifierProcess.class).start(log, config.toString());
   }
 
   private static void awaitCaughtUp(

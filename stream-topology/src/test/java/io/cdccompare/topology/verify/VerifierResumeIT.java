@@ -3,6 +3,7 @@ package io.cdccompare.topology.verify;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.cdccompare.capture.CaptureFixture;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
@@ -47,7 +48,7 @@ class VerifierResumeIT {
   void offsetsCommittedPastTheCheckpointStopTheVerifierWithResyncNeeded(EmbeddedEnvironment env)
       throws Exception {
     // Given a verifier that applied 300 rows, then stopped
-    SourceFixture source = new SourceFixture(env);
+    CaptureFixture source = new CaptureFixture(env);
     source.sql("CREATE TABLE items (id int PRIMARY KEY, name text)");
     JdbcServer target = env.targetPostgres();
     String database = target.createDatabase("resume_" + source.prefix);
@@ -67,7 +68,7 @@ class VerifierResumeIT {
             .streamsProperty("commit.interval.ms", "200")
             .streamsProperty("session.timeout.ms", "6000")
             .build();
-    try (SourceFixture.Running capture = source.startCapture("public.items")) {
+    try (CaptureFixture.Running capture = source.start("public.items")) {
       source.sql("INSERT INTO items SELECT g, 'n' || g FROM generate_series(1, 300) g");
       try (VerifierApp app =
           VerifierApp.start(settings, CommitAudit.of(settings, target, database, ITEMS))) {
