@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cdccompare.core.report.ReportKey;
 import io.cdccompare.schemas.avro.ChunkState;
+import io.cdccompare.schemas.avro.HashRecord;
 import io.cdccompare.schemas.avro.ReportEntry;
 import io.cdccompare.schemas.avro.ReportStatus;
 import io.cdccompare.schemas.avro.TaskKind;
@@ -56,6 +57,36 @@ class ReportEntriesTest {
     assertThat(complete.getCaptureChunks()).isEqualTo(1);
     assertThat(complete.getCounts()).isEqualTo(counts(10, 0, 0, 0, 1));
     assertThat(complete.getStatus()).isEqualTo(ReportStatus.IN_SYNC);
+  }
+
+  @Test
+  void aRecheckRunLeavesTheFullRunsTotalsAsTheyAre() {
+    // Given a full run's complete chunk with a key in flight
+    report.noted(RUN_1, ORDERS, 1);
+    report.results(
+        result(PG, RUN_1, ORDERS, 1, 0, 2).setCounts(counts(6, 0, 0, 0, 1)),
+        result(PG, RUN_1, ORDERS, 1, 1, 2).setCounts(counts(4, 0, 0, 0, 0)));
+    ReportEntry full = report.latest(PG_ORDERS);
+    int emitted = report.entries().size();
+
+    // When a recheck of that run notes a key-list chunk and the target reports it
+    String recheck = RUN_1 + ".recheck1";
+    report.hashRecords(
+        HashRecord.newBuilder(hashRecord(recheck, ORDERS, 0, 0, 0))
+            .setTaskKind(TaskKind.RECHECK)
+            .build());
+    report.results(
+        result(PG, recheck, ORDERS, 0, 0, 2)
+            .setTaskKind(TaskKind.RECHECK)
+            .setCounts(counts(0, 1, 0, 0, 0)),
+        result(PG, recheck, ORDERS, 0, 1, 2)
+            .setTaskKind(TaskKind.RECHECK)
+            .setCounts(counts(0, 0, 0, 0, 0)));
+
+    // Then the report still shows the full run, unchanged
+    assertThat(report.entries()).hasSize(emitted);
+    assertThat(report.latest(PG_ORDERS)).isEqualTo(full);
+    assertThat(full.getRunId()).isEqualTo(RUN_1);
   }
 
   @Test
