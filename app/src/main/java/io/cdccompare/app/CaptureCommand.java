@@ -5,7 +5,6 @@ import io.cdccompare.capture.CaptureConfig;
 import io.cdccompare.operations.ExitCode;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -30,21 +29,9 @@ final class CaptureCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Capture capture = new Capture(CaptureConfig.load(config));
-    CountDownLatch stopped = new CountDownLatch(1);
-    Thread hook =
-        new Thread(
-            () -> {
-              capture.stop();
-              Awaits.quietly(stopped);
-            },
-            "cdc-compare-capture-stop");
-    Runtime.getRuntime().addShutdownHook(hook);
-    try {
+    try (StopHook hook = StopHook.install("cdc-compare-capture-stop", capture::stop)) {
       capture.run();
       return ExitCode.OK.code();
-    } finally {
-      stopped.countDown();
-      Awaits.removeHook(hook);
     }
   }
 }

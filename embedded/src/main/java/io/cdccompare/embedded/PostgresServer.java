@@ -5,9 +5,6 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,31 +23,8 @@ public final class PostgresServer extends ChildProcessServer implements JdbcServ
   static final String BINARIES_VERSION = "17.6.0";
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
-  private final Component component;
-  private final Path dir;
-  private final Path log;
-  private final int port;
-
   PostgresServer(Component component, Path dir, int port) {
-    this.component = component;
-    this.dir = dir;
-    this.log = dir.resolve("postgres.log");
-    this.port = port;
-  }
-
-  @Override
-  public Component component() {
-    return component;
-  }
-
-  @Override
-  public Path log() {
-    return log;
-  }
-
-  @Override
-  public int port() {
-    return port;
+    super(component, dir, "postgres.log", port);
   }
 
   @Override
@@ -74,10 +48,7 @@ public final class PostgresServer extends ChildProcessServer implements JdbcServ
       Files.createDirectories(dir);
       BinaryCache.openForAll(dir);
       Files.writeString(log, "");
-      if (FreePort.taken(port)) {
-        throw new ComponentStartException(
-            component, log, "port " + port + " is already in use", null);
-      }
+      refuseTakenPort();
       Path bin = binaries().resolve("bin");
       initdb(bin);
       ServerUser.own(dir);
@@ -95,15 +66,15 @@ public final class PostgresServer extends ChildProcessServer implements JdbcServ
       }
       process =
           ChildProcess.start(
-              component.displayName(), ServerUser.wrap(command), dir, Map.of("LC_ALL", "C"), log);
+              component().displayName(), ServerUser.wrap(command), dir, Map.of("LC_ALL", "C"), log);
       awaitReady();
     } catch (IOException e) {
-      throw new ComponentStartException(component, log, e.toString(), e);
+      throw new ComponentStartException(component(), log, e.toString(), e);
     } catch (RuntimeException e) {
       if (e instanceof ComponentStartException) {
         throw e;
       }
-      throw new ComponentStartException(component, log, e.getMessage(), e);
+      throw new ComponentStartException(component(), log, e.getMessage(), e);
     }
   }
 
@@ -131,7 +102,7 @@ public final class PostgresServer extends ChildProcessServer implements JdbcServ
     ServerUser.own(dir);
     int exit =
         ChildProcess.run(
-            component.displayName() + " initdb",
+            component().displayName() + " initdb",
             ServerUser.wrap(
                 List.of(
                     bin.resolve("initdb").toString(),
@@ -151,13 +122,13 @@ public final class PostgresServer extends ChildProcessServer implements JdbcServ
             Duration.ofSeconds(120));
     Files.delete(pwfile);
     if (exit != 0) {
-      throw new ComponentStartException(component, log, "initdb exited with " + exit, null);
+      throw new ComponentStartException(component(), log, "initdb exited with " + exit, null);
     }
   }
 
   private void awaitReady() {
     Readiness.await(
-        component,
+        component(),
         log,
         process,
         "port " + port,
@@ -194,26 +165,6 @@ public final class PostgresServer extends ChildProcessServer implements JdbcServ
             return "PostgreSQL " + BINARIES_VERSION + " binaries";
           }
         });
-  }
-
-  @Override
-  public String createDatabase(String name) {
-    try (Connection c = connect(defaultDatabase());
-        Statement s = c.createStatement()) {
-      s.execute("CREATE DATABASE " + Identifiers.quote(name, '"'));
-      return name;
-    } catch (SQLException e) {
-      throw new IllegalStateException(
-          "cannot create database " + name + " on " + component.displayName(), e);
-    }
-  }
-
-  /** Kills the postmaster at once, as a crash would (for fault tests). */
-  public void kill() {
-    ChildProcess p = process;
-    if (p != null) {
-      p.kill();
-    }
   }
 
   @Override

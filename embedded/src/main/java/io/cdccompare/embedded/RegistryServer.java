@@ -24,28 +24,8 @@ import java.util.Properties;
 public final class RegistryServer extends ChildProcessServer {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
 
-  private final Path dir;
-  private final Path log;
-  private final int port;
-
   RegistryServer(Path dir, int port) {
-    this.dir = dir;
-    this.log = dir.resolve("registry.log");
-    this.port = port;
-  }
-
-  @Override
-  public Component component() {
-    return Component.REGISTRY;
-  }
-
-  @Override
-  public Path log() {
-    return log;
-  }
-
-  public int port() {
-    return port;
+    super(Component.REGISTRY, dir, "registry.log", port);
   }
 
   /**
@@ -61,10 +41,7 @@ public final class RegistryServer extends ChildProcessServer {
     try {
       Files.createDirectories(dir);
       Files.writeString(log, "");
-      if (FreePort.taken(port)) {
-        throw new ComponentStartException(
-            component(), log, "port " + port + " is already in use", null);
-      }
+      refuseTakenPort();
       Path home = distribution();
       Path runner = runnerJar(home);
       String classPath = ownCodeLocation() + java.io.File.pathSeparator + runner;

@@ -19,13 +19,10 @@ import java.util.List;
  * {@code repi.comparetables} ({@link TaskPositions} reads and resets it), so a crash at any point
  * leaves either the chunk closed and the position after it, or neither.
  */
-final class ChunkNotes implements AutoCloseable {
-  private final Connection connection;
-  private final String task;
+final class ChunkNotes extends TaskBookkeeping {
 
   ChunkNotes(Connection connection, String task) throws SQLException {
-    this.connection = SourceSessions.forNotes(connection);
-    this.task = task;
+    super(connection, task);
   }
 
   /**
@@ -189,10 +186,5 @@ final class ChunkNotes implements AutoCloseable {
                         l.getPart(),
                         l.getPartCount()))
             .toList());
-  }
-
-  @Override
-  public void close() throws SQLException {
-    connection.close();
   }
 }

@@ -124,23 +124,19 @@ final class ChunkReader {
     int rows = 0;
     boolean more = false;
     try (PreparedStatement s =
-        connection.prepareStatement(queries.chunk(select, afterKey != null))) {
-      int next = afterKey == null ? 1 : binder.bindBound(s, 1, afterKey);
-      s.setInt(next, chunk + 1);
-      s.setFetchSize(fetchSize);
-      try (ResultSet rs = s.executeQuery()) {
-        while (rs.next()) {
-          if (rows == chunk) {
-            more = true;
-            break;
-          }
-          lastKey = keyReader.values(rs);
-          batch.add(new Object[][] {lastKey, hasher.values(rs)});
-          rows++;
-          if (batch.size() == HASH_BATCH) {
-            hashedSoFar = hashedSoFar.thenRunAsync(hashed.add(batch), hashing);
-            batch = new ArrayList<>(HASH_BATCH);
-          }
+            connection.prepareStatement(queries.chunk(select, afterKey != null));
+        ResultSet rs = bindChunk(s, afterKey).executeQuery()) {
+      while (rs.next()) {
+        if (rows == chunk) {
+          more = true;
+          break;
+        }
+        lastKey = keyReader.values(rs);
+        batch.add(new Object[][] {lastKey, hasher.values(rs)});
+        rows++;
+        if (batch.size() == HASH_BATCH) {
+          hashedSoFar = hashedSoFar.thenRunAsync(hashed.add(batch), hashing);
+          batch = new ArrayList<>(HASH_BATCH);
         }
       }
     }
@@ -153,6 +149,18 @@ final class ChunkReader {
     boolean moreRows = more;
     return new ChunkScan(
         rows, last, more, hashedSoFar.thenApply(done -> hashed.read(range, moreRows)));
+  }
+
+  /**
+   * Binds a chunk query ({@link KeysetQueries#chunk}): the key the chunk follows, if any, and a
+   * limit of one row past the chunk, so that the read sees whether more rows follow; streamed by
+   * the fetch size.
+   */
+  private PreparedStatement bindChunk(PreparedStatement s, String afterKey) throws SQLException {
+    int next = afterKey == null ? 1 : binder.bindBound(s, 1, afterKey);
+    s.setInt(next, sampling.chunk() + 1);
+    s.setFetchSize(fetchSize);
+    return s;
   }
 
   /** A chunk's keys and hashes as the hashing thread makes them, batch after batch. */
@@ -195,22 +203,18 @@ final class ChunkReader {
     int rows = 0;
     boolean more = false;
     try (PreparedStatement s =
-        connection.prepareStatement(queries.chunk(keyReader.selectList(), afterKey != null))) {
-      int next = afterKey == null ? 1 : binder.bindBound(s, 1, afterKey);
-      s.setInt(next, chunk + 1);
-      s.setFetchSize(fetchSize);
-      try (ResultSet rs = s.executeQuery()) {
-        while (rs.next()) {
-          if (rows == chunk) {
-            more = true;
-            break;
-          }
-          lastKeys[rows % window] = keyReader.encode(rs);
-          if (rows == 0) {
-            firstKey = lastKeys[0];
-          }
-          rows++;
+            connection.prepareStatement(queries.chunk(keyReader.selectList(), afterKey != null));
+        ResultSet rs = bindChunk(s, afterKey).executeQuery()) {
+      while (rs.next()) {
+        if (rows == chunk) {
+          more = true;
+          break;
         }
+        lastKeys[rows % window] = keyReader.encode(rs);
+        if (rows == 0) {
+          firstKey = lastKeys[0];
+        }
+        rows++;
       }
     }
     if (rows == 0) {

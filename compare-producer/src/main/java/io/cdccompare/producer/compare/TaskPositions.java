@@ -20,13 +20,10 @@ import java.util.Map;
  * The notes that move a position chunk by chunk are {@link ChunkNotes}', which commit the position
  * with the note; the lock that keeps a task single is {@link TaskLock}.
  */
-final class TaskPositions implements AutoCloseable {
-  private final Connection connection;
-  private final String task;
+final class TaskPositions extends TaskBookkeeping {
 
   TaskPositions(Connection connection, String task) throws SQLException {
-    this.connection = SourceSessions.forNotes(connection);
-    this.task = task;
+    super(connection, task);
   }
 
   /** A table's stored position. */
@@ -168,10 +165,5 @@ final class TaskPositions implements AutoCloseable {
       s.executeUpdate();
     }
     connection.commit();
-  }
-
-  @Override
-  public void close() throws SQLException {
-    connection.close();
   }
 }

@@ -1,18 +1,13 @@
 package io.cdccompare.verifier.apply;
 
+import io.cdccompare.verifier.db.BookkeepingStore;
 import io.cdccompare.verifier.sql.CheckpointSql;
-import io.cdccompare.verifier.sql.ColumnType;
 import io.cdccompare.verifier.sql.Dialect;
-import io.cdccompare.verifier.sql.StoredType;
-import io.cdccompare.verifier.sql.StoredValues;
-import io.cdccompare.verifier.sql.ValueReader;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.Types;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -22,34 +17,14 @@ import java.util.Optional;
  * the caller's transaction: the applier locks and moves checkpoints inside the transaction that
  * applies the changes they cover. Not thread-safe.
  */
-public final class CheckpointStore {
-
-  private final Connection connection;
-  private final Dialect dialect;
-  private final CheckpointSql sql;
-  private final ColumnType timestampType;
-  private final ValueReader timestampReader;
+public final class CheckpointStore extends BookkeepingStore<CheckpointSql> {
 
   /**
    * @param schema the schema (PostgreSQL) or database (MariaDB) of the table, {@code null} for the
    *     connection's current one; it must exist
    */
   public CheckpointStore(Connection connection, Dialect dialect, String schema) {
-    this.connection = connection;
-    this.dialect = dialect;
-    this.sql = new CheckpointSql(dialect, schema);
-    this.timestampType = dialect.storedColumnType(StoredType.TIMESTAMP_UTC);
-    this.timestampReader = dialect.access("updated_at", timestampType).reader();
-  }
-
-  /**
-   * Creates the table unless it exists. DDL: run it outside the apply's transactions (MariaDB
-   * commits implicitly around it).
-   */
-  public void createTableIfMissing() throws SQLException {
-    try (Statement statement = connection.createStatement()) {
-      statement.execute(sql.createTable());
-    }
+    super(connection, dialect, new CheckpointSql(dialect, schema), "updated_at");
   }
 
   /** The checkpoint of one partition, if one was written. */
@@ -102,7 +77,7 @@ public final class CheckpointStore {
                   row.getLong(3),
                   getLong(row, 4),
                   getLong(row, 5),
-                  StoredValues.instant(timestampReader.read(row, 6))));
+                  readTimestamp(row, 6)));
         }
       }
     }
@@ -118,7 +93,7 @@ public final class CheckpointStore {
       statement.setLong(4, checkpoint.offset());
       setLong(statement, 5, checkpoint.commitLsn());
       setLong(statement, 6, checkpoint.lsn());
-      dialect.bind(statement, 7, checkpoint.updatedAt().atOffset(ZoneOffset.UTC), timestampType);
+      bindTimestamp(statement, 7, checkpoint.updatedAt());
       statement.executeUpdate();
     }
   }
@@ -141,7 +116,7 @@ public final class CheckpointStore {
                 row.getLong(1),
                 getLong(row, 2),
                 getLong(row, 3),
-                StoredValues.instant(timestampReader.read(row, 4))));
+                readTimestamp(row, 4)));
       }
     }
   }

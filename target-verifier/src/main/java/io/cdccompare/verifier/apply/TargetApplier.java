@@ -138,11 +138,7 @@ public final class TargetApplier {
           result.verdictsSkipped());
       return result;
     } catch (SQLException | RuntimeException | Error e) {
-      try {
-        connection.rollback();
-      } catch (SQLException rollback) {
-        e.addSuppressed(rollback);
-      }
+      TargetSession.rollback(connection, e);
       throw e;
     } finally {
       connection.setAutoCommit(autoCommit);

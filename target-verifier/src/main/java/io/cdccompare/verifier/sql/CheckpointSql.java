@@ -1,8 +1,6 @@
 package io.cdccompare.verifier.sql;
 
-import java.util.Collections;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * The statements of the checkpoint table {@code cdc_compare_checkpoints}: one row per (application,
@@ -19,7 +17,7 @@ import java.util.stream.Collectors;
  * updated_at  timestamp (UTC, µs)
  * </pre>
  */
-public final class CheckpointSql {
+public final class CheckpointSql extends BookkeepingSql {
 
   public static final String TABLE = "cdc_compare_checkpoints";
 
@@ -36,24 +34,12 @@ public final class CheckpointSql {
 
   public static final List<String> PRIMARY_KEY = List.of("application", "topic", "partition");
 
-  private final Dialect dialect;
-  private final TableRef table;
-
   /**
    * @param schema the schema (PostgreSQL) or database (MariaDB) holding the table; {@code null} for
    *     the connection's current one
    */
   public CheckpointSql(Dialect dialect, String schema) {
-    this.dialect = dialect;
-    this.table = new TableRef(schema, TABLE);
-  }
-
-  public TableRef table() {
-    return table;
-  }
-
-  public String createTable() {
-    return dialect.createTableIfMissingSql(table, COLUMNS, PRIMARY_KEY);
+    super(dialect, schema, TABLE, COLUMNS, PRIMARY_KEY);
   }
 
   /**
@@ -62,22 +48,11 @@ public final class CheckpointSql {
    * UPDATE}), so two appliers of one partition cannot both move it.
    */
   public String select(boolean lock) {
-    return "SELECT "
-        + columns(COLUMNS.subList(3, COLUMNS.size()))
-        + " FROM "
-        + dialect.qualified(table)
-        + " WHERE "
-        + dialect.keyEquals(PRIMARY_KEY, Collections.nCopies(PRIMARY_KEY.size(), "?"))
-        + (lock ? " FOR UPDATE" : "");
+    return selectByKey(COLUMNS.subList(3, COLUMNS.size())) + (lock ? " FOR UPDATE" : "");
   }
 
   /** Writes one checkpoint, every column of {@link #COLUMNS} bound in order. */
   public String upsert() {
-    List<String> names = COLUMNS.stream().map(ColumnDefinition::name).toList();
-    return dialect.upsertSql(table, names, Collections.nCopies(names.size(), "?"), PRIMARY_KEY);
-  }
-
-  private String columns(List<ColumnDefinition> columns) {
-    return columns.stream().map(c -> dialect.quote(c.name())).collect(Collectors.joining(", "));
+    return dialect.upsertSql(table(), columnNames(), columnParameters(), PRIMARY_KEY);
   }
 }

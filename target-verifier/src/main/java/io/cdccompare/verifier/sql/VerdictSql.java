@@ -1,8 +1,6 @@
 package io.cdccompare.verifier.sql;
 
-import java.util.Collections;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * The statements of the verdict table {@code cdc_compare_verdicts}: one row per (application, task,
@@ -27,7 +25,7 @@ import java.util.stream.Collectors;
  *
  * On MariaDB the primary key stays under InnoDB's 3072-byte limit in {@code utf8mb4}.
  */
-public final class VerdictSql {
+public final class VerdictSql extends BookkeepingSql {
 
   public static final String TABLE = "cdc_compare_verdicts";
 
@@ -57,39 +55,21 @@ public final class VerdictSql {
   public static final List<String> PRIMARY_KEY =
       List.of("application", "task", "run_id", "table_name", "chunk", "table_partition");
 
-  private final Dialect dialect;
-  private final TableRef table;
-
   /**
    * @param schema the schema (PostgreSQL) or database (MariaDB) holding the table; {@code null} for
    *     the connection's current one
    */
   public VerdictSql(Dialect dialect, String schema) {
-    this.dialect = dialect;
-    this.table = new TableRef(schema, TABLE);
-  }
-
-  public TableRef table() {
-    return table;
-  }
-
-  public String createTable() {
-    return dialect.createTableIfMissingSql(table, COLUMNS, PRIMARY_KEY);
+    super(dialect, schema, TABLE, COLUMNS, PRIMARY_KEY);
   }
 
   /** Inserts one verdict, every column of {@link #COLUMNS} bound in order. */
   public String insert() {
-    List<String> names = COLUMNS.stream().map(ColumnDefinition::name).toList();
-    return dialect.insertSql(table, names, Collections.nCopies(names.size(), "?"));
+    return dialect.insertSql(table(), columnNames(), columnParameters());
   }
 
   /** Every column of one verdict, its primary key bound in order. */
   public String select() {
-    return "SELECT "
-        + COLUMNS.stream().map(c -> dialect.quote(c.name())).collect(Collectors.joining(", "))
-        + " FROM "
-        + dialect.qualified(table)
-        + " WHERE "
-        + dialect.keyEquals(PRIMARY_KEY, Collections.nCopies(PRIMARY_KEY.size(), "?"));
+    return selectByKey(COLUMNS);
   }
 }

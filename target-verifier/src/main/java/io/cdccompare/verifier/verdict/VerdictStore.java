@@ -4,19 +4,14 @@ import io.cdccompare.core.verdict.ChunkState;
 import io.cdccompare.core.verdict.ChunkVerdict;
 import io.cdccompare.core.verdict.PartitionVerdict;
 import io.cdccompare.core.verdict.VerdictId;
-import io.cdccompare.verifier.sql.ColumnType;
+import io.cdccompare.verifier.db.BookkeepingStore;
 import io.cdccompare.verifier.sql.Dialect;
-import io.cdccompare.verifier.sql.StoredType;
-import io.cdccompare.verifier.sql.StoredValues;
-import io.cdccompare.verifier.sql.ValueReader;
 import io.cdccompare.verifier.sql.VerdictSql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.Types;
-import java.time.ZoneOffset;
 import java.util.Optional;
 
 /**
@@ -25,31 +20,14 @@ import java.util.Optional;
  * past its CLOSE marker; a replayed marker finds it with {@link #find} and re-emits it. Not
  * thread-safe.
  */
-public final class VerdictStore {
-
-  private final Connection connection;
-  private final Dialect dialect;
-  private final VerdictSql sql;
-  private final ColumnType timestampType;
-  private final ValueReader timestampReader;
+public final class VerdictStore extends BookkeepingStore<VerdictSql> {
 
   /**
    * @param schema the schema (PostgreSQL) or database (MariaDB) of the table, {@code null} for the
    *     connection's current one; it must exist
    */
   public VerdictStore(Connection connection, Dialect dialect, String schema) {
-    this.connection = connection;
-    this.dialect = dialect;
-    this.sql = new VerdictSql(dialect, schema);
-    this.timestampType = dialect.storedColumnType(StoredType.TIMESTAMP_UTC);
-    this.timestampReader = dialect.access("verified_at", timestampType).reader();
-  }
-
-  /** Creates the table unless it exists (DDL: outside the apply's transactions). */
-  public void createTableIfMissing() throws SQLException {
-    try (Statement statement = connection.createStatement()) {
-      statement.execute(sql.createTable());
-    }
+    super(connection, dialect, new VerdictSql(dialect, schema), "verified_at");
   }
 
   /**
@@ -77,7 +55,7 @@ public final class VerdictStore {
       } else {
         statement.setString(next++, verdict.error());
       }
-      dialect.bind(statement, next, verdict.verifiedAt().atOffset(ZoneOffset.UTC), timestampType);
+      bindTimestamp(statement, next, verdict.verifiedAt());
       statement.executeUpdate();
     }
   }
@@ -108,7 +86,7 @@ public final class VerdictStore {
                 ChunkState.valueOf(row.getString("state")),
                 counts,
                 row.getString("error"),
-                StoredValues.instant(timestampReader.read(row, row.findColumn("verified_at")))));
+                readTimestamp(row, row.findColumn("verified_at"))));
       }
     }
   }

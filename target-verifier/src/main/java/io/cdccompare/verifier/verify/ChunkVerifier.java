@@ -140,11 +140,7 @@ public final class ChunkVerifier {
       }
     } catch (SQLException | RuntimeException e) {
       if (autoCommit) {
-        try {
-          connection.rollback();
-        } catch (SQLException rollback) {
-          e.addSuppressed(rollback);
-        }
+        TargetSession.rollback(connection, e);
       }
       throw e;
     } finally {
