@@ -96,6 +96,7 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
     this.decoder = new ChangeDecoder(markers);
     this.judge =
         new ChunkJudge(
+            settings.target(),
             store.target(),
             new ChunkHashLoader(reader, hashRecords, settings.hashesTimeout()),
             clock);

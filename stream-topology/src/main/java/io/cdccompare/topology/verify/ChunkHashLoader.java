@@ -8,10 +8,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.Deserializer;
 
@@ -19,8 +22,9 @@ import org.apache.kafka.common.serialization.Deserializer;
  * Loads the hashes of one chunk for one partition of the table topic: every part the CLOSE marker
  * lists for this partition, read at its offset on the hashes topic, checked to be exactly the part
  * the marker means (task, run, table, chunk, partition, part, partition count, hash function) and
- * merged into one key → hash map. Anything missing or not matching makes the chunk UNVERIFIABLE
- * with a reason ({@link Loaded#missing()}), never a verdict on partial hashes.
+ * merged into one key → hash map, with the absent keys and the keys per target of a key-list chunk
+ * (docs/design.md, "Key-list chunks"). Anything missing or not matching makes the chunk
+ * UNVERIFIABLE with a reason ({@link Loaded#missing()}), never a verdict on partial hashes.
  */
 final class ChunkHashLoader {
   private final TopicReader reader;
@@ -33,10 +37,21 @@ final class ChunkHashLoader {
     this.timeout = timeout;
   }
 
-  /** The chunk's hashes in this partition, or why they cannot be had. */
-  record Loaded(Map<String, byte[]> hashes, String missing) {
+  /**
+   * The chunk's hashes in this partition, or why they cannot be had.
+   *
+   * @param absentKeys key-list chunks: the keys compared that the source did not hold, merged over
+   *     the parts; never a hashed key
+   * @param targetKeys key-list chunks: target name → the keys (hashed or absent) it compares, the
+   *     union of the parts' entries; empty when every target compares every key
+   */
+  record Loaded(
+      Map<String, byte[]> hashes,
+      Set<String> absentKeys,
+      Map<String, Set<String>> targetKeys,
+      String missing) {
     static Loaded missing(String why) {
-      return new Loaded(Map.of(), why);
+      return new Loaded(Map.of(), Set.of(), Map.of(), why);
     }
 
     boolean found() {
@@ -74,6 +89,8 @@ final class ChunkHashLoader {
           "the CLOSE marker lists " + parts.size() + " of " + partCount + " hash record parts");
     }
     Map<String, byte[]> hashes = new HashMap<>();
+    Set<String> absentKeys = new HashSet<>();
+    Map<String, Set<String>> targetKeys = new TreeMap<>();
     for (HashRecordLocation location : parts) {
       String at = topic + "-" + location.getHashesPartition() + "@" + location.getOffset();
       Optional<ConsumerRecord<byte[], byte[]>> found =
@@ -106,8 +123,47 @@ final class ChunkHashLoader {
           return Loaded.missing("key '" + pairs.key(i) + "' is in two hash record parts");
         }
       }
+      for (String absent : record.getAbsentKeys()) {
+        if (!absentKeys.add(absent)) {
+          return Loaded.missing("absent key '" + absent + "' is in two hash record parts");
+        }
+      }
+      record
+          .getTargetKeys()
+          .forEach(
+              (name, keys) -> targetKeys.computeIfAbsent(name, n -> new HashSet<>()).addAll(keys));
     }
-    return new Loaded(hashes, null);
+    String malformed = malformedKeyList(hashes, absentKeys, targetKeys);
+    if (malformed != null) {
+      return Loaded.missing("the hash records of partition " + partition + " " + malformed);
+    }
+    return new Loaded(hashes, absentKeys, targetKeys, null);
+  }
+
+  /**
+   * Why the key lists of a chunk's records contradict each other: an absent key that is also
+   * hashed, or a key a target compares that the records neither hash nor list as absent; {@code
+   * null} when they agree.
+   */
+  private static String malformedKeyList(
+      Map<String, byte[]> hashes, Set<String> absentKeys, Map<String, Set<String>> targetKeys) {
+    for (String absent : absentKeys) {
+      if (hashes.containsKey(absent)) {
+        return "list key '" + absent + "' both as hashed and as absent";
+      }
+    }
+    for (Map.Entry<String, Set<String>> entry : targetKeys.entrySet()) {
+      for (String key : entry.getValue()) {
+        if (!hashes.containsKey(key) && !absentKeys.contains(key)) {
+          return "give target '"
+              + entry.getKey()
+              + "' key '"
+              + key
+              + "', which is neither hashed nor absent";
+        }
+      }
+    }
+    return null;
   }
 
   private static String mismatch(

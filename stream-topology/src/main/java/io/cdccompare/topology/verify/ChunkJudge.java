@@ -10,18 +10,24 @@ import io.cdccompare.core.verdict.ChunkVerdict;
 import io.cdccompare.core.verdict.PartitionVerdict;
 import io.cdccompare.core.verdict.VerdictId;
 import io.cdccompare.schemas.avro.Marker;
+import io.cdccompare.schemas.avro.TaskKind;
 import io.cdccompare.verifier.apply.TargetTable;
 import io.cdccompare.verifier.db.TargetSchemaException;
 import io.cdccompare.verifier.verify.ChunkCheck;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * Decides one chunk's verdict in one partition at its CLOSE marker, everything before the marker
  * being applied: reads the chunk's compared shape from the marker, loads the partition's hashes,
- * and verifies the target table over the compared key range with the keys in flight.
+ * and verifies the target table over the compared key range with the keys in flight. A RECHECK or
+ * INCREMENTAL chunk is a key-list chunk: no range, only the keys its hash records give this target
+ * (by name), each looked up by key.
  *
  * <p>A chunk that cannot be compared gets a verdict that says why instead of differences: {@link
  * ChunkState#SCHEMA_DRIFT} when the target's columns or key do not match what the source compared
@@ -31,11 +37,17 @@ import java.util.Set;
  * verified again after the restart.
  */
 final class ChunkJudge {
+  private final String targetName;
   private final Target target;
   private final ChunkHashLoader hashes;
   private final Clock clock;
 
-  ChunkJudge(Target target, ChunkHashLoader hashes, Clock clock) {
+  /**
+   * @param targetName the target's name, by which a key-list chunk's {@code targetKeys} give the
+   *     keys it compares
+   */
+  ChunkJudge(String targetName, Target target, ChunkHashLoader hashes, Clock clock) {
+    this.targetName = targetName;
     this.target = target;
     this.hashes = hashes;
     this.clock = clock;
@@ -87,19 +99,31 @@ final class ChunkJudge {
     if (!loaded.found()) {
       return notVerified(id, markerOffset, ChunkState.UNVERIFIABLE, loaded.missing());
     }
+    if (isKeyList(close) && close.getComparedRange() != null) {
+      return notVerified(
+          id,
+          markerOffset,
+          ChunkState.UNVERIFIABLE,
+          "the CLOSE marker of a "
+              + close.getTaskKind()
+              + " chunk carries a compared key range: a key-list chunk compares its keys only");
+    }
     ChunkVerdict verdict;
     try {
+      KeyCodec codec = new KeyCodec(shape.keyColumns().stream().map(HashedColumn::type).toList());
       ChunkCheck check =
-          new ChunkCheck(
-              table.table(),
-              shape.plan(),
-              keyColumns,
-              new KeyCodec(shape.keyColumns().stream().map(HashedColumn::type).toList()),
-              loaded.hashes(),
-              id.tablePartition(),
-              close.getPartitionCount(),
-              comparedRange(close),
-              inFlight);
+          isKeyList(close)
+              ? keyListCheck(table, shape, keyColumns, codec, loaded, id, close, inFlight)
+              : new ChunkCheck(
+                  table.table(),
+                  shape.plan(),
+                  keyColumns,
+                  codec,
+                  loaded.hashes(),
+                  id.tablePartition(),
+                  close.getPartitionCount(),
+                  comparedRange(close),
+                  inFlight);
       verdict = target.verify(check, shape.format(), hashFunction);
     } catch (TargetSchemaException e) {
       ChunkState state = e.column() == null ? ChunkState.UNVERIFIABLE : ChunkState.SCHEMA_DRIFT;
@@ -108,6 +132,48 @@ final class ChunkJudge {
       return notVerified(id, markerOffset, ChunkState.UNVERIFIABLE, e.getMessage());
     }
     return PartitionVerdict.verified(id, markerOffset, verdict, clock.instant());
+  }
+
+  /**
+   * Whether the chunk names its keys instead of a key range (docs/design.md, "Key-list chunks").
+   */
+  static boolean isKeyList(Marker close) {
+    return close.getTaskKind() == TaskKind.RECHECK || close.getTaskKind() == TaskKind.INCREMENTAL;
+  }
+
+  /**
+   * The check of a key-list chunk on this target: every hashed and absent key of the partition when
+   * the records' {@code targetKeys} are empty, else only those listed under this target's name
+   * (none when it has no entry: an empty verdict).
+   */
+  private ChunkCheck keyListCheck(
+      TargetTable table,
+      ComparedShape shape,
+      List<String> keyColumns,
+      KeyCodec codec,
+      ChunkHashLoader.Loaded loaded,
+      VerdictId id,
+      Marker close,
+      Set<String> inFlight) {
+    Map<String, byte[]> hashed = loaded.hashes();
+    Set<String> absent = loaded.absentKeys();
+    if (!loaded.targetKeys().isEmpty()) {
+      Set<String> mine = loaded.targetKeys().getOrDefault(targetName, Set.of());
+      hashed = new HashMap<>(hashed);
+      hashed.keySet().retainAll(mine);
+      absent = new HashSet<>(absent);
+      absent.retainAll(mine);
+    }
+    return ChunkCheck.keyList(
+        table.table(),
+        shape.plan(),
+        keyColumns,
+        codec,
+        hashed,
+        absent,
+        id.tablePartition(),
+        close.getPartitionCount(),
+        inFlight);
   }
 
   /**

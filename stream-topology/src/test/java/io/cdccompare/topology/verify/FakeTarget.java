@@ -5,6 +5,7 @@ import io.cdccompare.core.rowhash.CanonicalFormat;
 import io.cdccompare.core.rowhash.HashFunction;
 import io.cdccompare.core.rowhash.LogicalType;
 import io.cdccompare.core.table.TableName;
+import io.cdccompare.core.verdict.ChunkComparison;
 import io.cdccompare.core.verdict.ChunkVerdict;
 import io.cdccompare.core.verdict.PartitionVerdict;
 import io.cdccompare.core.verdict.VerdictId;
@@ -45,6 +46,13 @@ final class FakeTarget implements Target {
 
   /** What {@link #verify} answers; a {@link RuntimeException} is thrown instead. */
   Object verifyAnswer = ChunkVerdict.empty();
+
+  /**
+   * When set, the target table's rows (encoded key → row hash): a key-list check is then decided on
+   * them as {@code ChunkVerifier} does, each hashed and absent key looked up by key, instead of
+   * answering {@link #verifyAnswer}.
+   */
+  Map<String, byte[]> rows;
 
   @Override
   public TargetTable tableOf(TableName source) {
@@ -94,6 +102,19 @@ final class FakeTarget implements Target {
     checks.add(check);
     if (verifyAnswer instanceof RuntimeException e) {
       throw e;
+    }
+    if (rows != null && check.keyList()) {
+      ChunkComparison comparison =
+          new ChunkComparison(
+              check.chunkHashes(), check.inFlightKeys(), check.partition(), check.partitionCount());
+      List<String> keys = new ArrayList<>(check.chunkHashes().keySet());
+      keys.addAll(check.absentKeys());
+      for (String key : keys) {
+        if (rows.containsKey(key)) {
+          comparison.acceptTarget(key, rows.get(key));
+        }
+      }
+      return comparison.verdict();
     }
     return (ChunkVerdict) verifyAnswer;
   }

@@ -208,11 +208,74 @@ final class VerifyDriver implements AutoCloseable {
     return pipe(null, markers.serialize(TOPIC, marker), headers("m", "CLOSE"));
   }
 
-  private static Marker.Builder marker(long chunk, MarkerPhase phase) {
+  /** One part of a key-list chunk's hash record of partition 0. */
+  record KeyListPart(
+      Map<String, byte[]> hashes, List<String> absentKeys, Map<String, List<String>> targetKeys) {}
+
+  /**
+   * The task kind of the markers written from now on (FULL by default); a key-list chunk's is
+   * RECHECK or INCREMENTAL.
+   */
+  TaskKind taskKind = TaskKind.FULL;
+
+  /**
+   * A CLOSE marker of a key-list chunk (of {@link #taskKind}) whose hash record of partition 0 is
+   * written first in these parts, with their absent keys and keys per target; the marker carries
+   * {@link #closeRange} (null unless a test sets it).
+   */
+  long closeKeyList(long chunk, List<KeyListPart> parts) {
+    List<HashRecordLocation> locations = new ArrayList<>();
+    for (int part = 0; part < parts.size(); part++) {
+      KeyListPart content = parts.get(part);
+      long at = hashOffset++;
+      List<String> keys = new ArrayList<>(content.hashes().keySet());
+      List<byte[]> values = new ArrayList<>();
+      keys.forEach(k -> values.add(content.hashes().get(k)));
+      HashRecord record =
+          HashRecord.newBuilder()
+              .setTask(TASK)
+              .setRunId(RUN)
+              .setTaskKind(taskKind)
+              .setTable("public.items")
+              .setTopic(TOPIC)
+              .setChunk(chunk)
+              .setTablePartition(0)
+              .setPartitionCount(1)
+              .setPart(part)
+              .setPartCount(parts.size())
+              .setHashFunction("MD5")
+              .setHashLength(16)
+              .setKeys(keys)
+              .setHashes(ChunkHashes.pack(values, 16))
+              .setAbsentKeys(content.absentKeys())
+              .setTargetKeys(content.targetKeys())
+              .build();
+      reader.put(HASHES, 0, at, hashRecords.serialize(HASHES, record));
+      locations.add(
+          HashRecordLocation.newBuilder()
+              .setTablePartition(0)
+              .setHashesPartition(0)
+              .setOffset(at)
+              .setPart(part)
+              .setPartCount(parts.size())
+              .build());
+    }
+    Marker marker =
+        marker(chunk, MarkerPhase.CLOSE)
+            .setComparedRange(closeRange)
+            .setChunkRows(10L)
+            .setComparedRows(10L)
+            .setHashesTopic(HASHES)
+            .setHashRecords(locations)
+            .build();
+    return pipe(null, markers.serialize(TOPIC, marker), headers("m", "CLOSE"));
+  }
+
+  private Marker.Builder marker(long chunk, MarkerPhase phase) {
     return Marker.newBuilder()
         .setTask(TASK)
         .setRunId(RUN)
-        .setTaskKind(TaskKind.FULL)
+        .setTaskKind(taskKind)
         .setTable("public.items")
         .setTopic(TOPIC)
         .setChunk(chunk)

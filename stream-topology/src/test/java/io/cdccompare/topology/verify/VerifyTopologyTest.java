@@ -10,6 +10,7 @@ import io.cdccompare.core.verdict.PartitionVerdict;
 import io.cdccompare.core.verdict.VerdictId;
 import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.ChunkState;
+import io.cdccompare.schemas.avro.TaskKind;
 import io.cdccompare.verifier.apply.RecordPosition;
 import io.cdccompare.verifier.apply.RowChange;
 import io.cdccompare.verifier.db.TargetSchemaException;
@@ -335,6 +336,189 @@ class VerifyTopologyTest {
   }
 
   @Test
+  void aRecheckChunkComparesOnlyTheKeysItsRecordsGiveThisTarget() throws Exception {
+    try (VerifyDriver d = new VerifyDriver()) {
+      // Given a recheck chunk: keys 1-4 held by the source, 5 and 6 not; target t1 (this one)
+      // compares 1, 2 and 5, target t2 compares 3, 4 and 6
+      d.taskKind = TaskKind.RECHECK;
+      Map<String, byte[]> hashes = hashes("1", "2", "3", "4");
+      Map<String, List<String>> targetKeys =
+          Map.of("t1", List.of("1", "2", "5"), "t2", List.of("3", "4", "6"));
+
+      // And a target where 1 matches, 2 and 3 differ, 4 is missing, 5 and 6 are there
+      d.target.rows =
+          Map.of(
+              "1", md5("1,a"),
+              "2", md5("2,changed"),
+              "3", md5("3,changed"),
+              "5", md5("5,e"),
+              "6", md5("6,f"));
+
+      // When the chunk closes
+      d.open(0);
+      d.closeKeyList(
+          0, List.of(new VerifyDriver.KeyListPart(hashes, List.of("5", "6"), targetKeys)));
+
+      // Then t1 looked up its own keys only, with no range
+      ChunkCheck check = d.target.checks.get(0);
+      assertThat(check.keyList()).isTrue();
+      assertThat(check.range()).isNull();
+      assertThat(check.chunkHashes()).containsOnlyKeys("1", "2");
+      assertThat(check.absentKeys()).containsExactly("5");
+
+      // And its verdict holds t1's outcomes only: 1 matched, 2 failed, 5 extra; t2's differences
+      // (3 failed, 4 missed, 6 extra) are not counted here
+      ChunkResult result = d.results().get(0);
+      assertThat(result.getState()).isEqualTo(ChunkState.VERIFIED);
+      assertThat(result.getCounts().getMatched()).isEqualTo(1);
+      assertThat(result.getFailedKeys()).containsExactly("2");
+      assertThat(result.getMissedKeys()).isEmpty();
+      assertThat(result.getExtraKeys()).containsExactly("5");
+      assertThat(result.getInFlightKeys()).isEmpty();
+    }
+  }
+
+  @Test
+  void anIncrementalChunkWithoutTargetKeysComparesEveryKeyOnEveryTarget() throws Exception {
+    try (VerifyDriver d = new VerifyDriver()) {
+      // Given an incremental chunk of keys 1-3 (held) and 5 (not held), no keys per target; key 3
+      // changes between its markers
+      d.taskKind = TaskKind.INCREMENTAL;
+      d.target.rows = Map.of("1", md5("1,a"), "3", md5("3,x"), "5", md5("5,e"));
+      d.open(0);
+      d.change("u", 3, "x");
+
+      // When the chunk closes
+      d.closeKeyList(
+          0, List.of(new VerifyDriver.KeyListPart(hashes("1", "2", "3"), List.of("5"), Map.of())));
+
+      // Then every key was compared: 1 matched, 2 missed, 3 in flight, 5 extra
+      assertThat(d.target.checks.get(0).chunkHashes()).containsOnlyKeys("1", "2", "3");
+      assertThat(d.target.checks.get(0).absentKeys()).containsExactly("5");
+      ChunkResult result = d.results().get(0);
+      assertThat(result.getState()).isEqualTo(ChunkState.VERIFIED);
+      assertThat(result.getCounts().getMatched()).isEqualTo(1);
+      assertThat(result.getMissedKeys()).containsExactly("2");
+      assertThat(result.getInFlightKeys()).containsExactly("3");
+      assertThat(result.getExtraKeys()).containsExactly("5");
+    }
+  }
+
+  @Test
+  void aRecheckChunkWithoutAnEntryForThisTargetComparesNoKey() throws Exception {
+    try (VerifyDriver d = new VerifyDriver()) {
+      // Given a recheck chunk whose keys are all for target t2, on a target that lacks key 1 and
+      // has key 5
+      d.taskKind = TaskKind.RECHECK;
+      d.target.rows = Map.of("5", md5("5,e"));
+
+      // When it closes on t1
+      d.open(0);
+      d.closeKeyList(
+          0,
+          List.of(
+              new VerifyDriver.KeyListPart(
+                  hashes("1"), List.of("5"), Map.of("t2", List.of("1", "5")))));
+
+      // Then t1 compared no key: an empty VERIFIED verdict
+      assertThat(d.target.checks.get(0).chunkHashes()).isEmpty();
+      assertThat(d.target.checks.get(0).absentKeys()).isEmpty();
+      ChunkResult result = d.results().get(0);
+      assertThat(result.getState()).isEqualTo(ChunkState.VERIFIED);
+      assertThat(result.getCounts().getMatched()).isZero();
+      assertThat(result.getMissedKeys()).isEmpty();
+      assertThat(result.getExtraKeys()).isEmpty();
+    }
+  }
+
+  @Test
+  void keysPerTargetAreMergedOverTheParts() throws Exception {
+    try (VerifyDriver d = new VerifyDriver()) {
+      // Given a recheck chunk in two parts; part 0 gives t1 key 3, which part 1 holds
+      d.taskKind = TaskKind.RECHECK;
+      d.target.rows = Map.of("1", md5("1,a"), "3", md5("3,c"));
+
+      // When it closes
+      d.open(0);
+      d.closeKeyList(
+          0,
+          List.of(
+              new VerifyDriver.KeyListPart(
+                  hashes("1", "2"), List.of(), Map.of("t1", List.of("1", "3"))),
+              new VerifyDriver.KeyListPart(
+                  hashes("3"), List.of("5"), Map.of("t1", List.of("5"), "t2", List.of("2")))));
+
+      // Then t1 compared 1, 3 and 5 of both parts, not t2's key 2
+      ChunkCheck check = d.target.checks.get(0);
+      assertThat(check.chunkHashes()).containsOnlyKeys("1", "3");
+      assertThat(check.absentKeys()).containsExactly("5");
+      ChunkResult result = d.results().get(0);
+      assertThat(result.getCounts().getMatched()).isEqualTo(2);
+      assertThat(result.getMissedKeys()).isEmpty();
+    }
+  }
+
+  @Test
+  void anAbsentKeyThatIsAlsoHashedMakesTheChunkUnverifiable() throws Exception {
+    try (VerifyDriver d = new VerifyDriver()) {
+      // When a recheck chunk lists key 1 as held and as absent
+      d.taskKind = TaskKind.RECHECK;
+      d.open(0);
+      d.closeKeyList(
+          0, List.of(new VerifyDriver.KeyListPart(hashes("1", "2"), List.of("1"), Map.of())));
+
+      // Then it is UNVERIFIABLE, saying why, and the target was not read
+      ChunkResult result = d.results().get(0);
+      assertThat(result.getState()).isEqualTo(ChunkState.UNVERIFIABLE);
+      assertThat(result.getError()).contains("key '1' both as hashed and as absent");
+      assertThat(d.target.checks).isEmpty();
+    }
+  }
+
+  @Test
+  void aTargetKeyNeitherHashedNorAbsentMakesTheChunkUnverifiable() throws Exception {
+    try (VerifyDriver d = new VerifyDriver()) {
+      // When a recheck chunk gives target t1 key 9, which its records do not hold
+      d.taskKind = TaskKind.RECHECK;
+      d.open(0);
+      d.closeKeyList(
+          0,
+          List.of(
+              new VerifyDriver.KeyListPart(
+                  hashes("1"), List.of(), Map.of("t1", List.of("1", "9")))));
+
+      // Then it is UNVERIFIABLE, naming target and key, and the target was not read
+      ChunkResult result = d.results().get(0);
+      assertThat(result.getState()).isEqualTo(ChunkState.UNVERIFIABLE);
+      assertThat(result.getError())
+          .contains("give target 't1' key '9', which is neither hashed nor absent");
+      assertThat(d.target.checks).isEmpty();
+    }
+  }
+
+  @Test
+  void aKeyListChunkWithAComparedRangeIsUnverifiable() throws Exception {
+    try (VerifyDriver d = new VerifyDriver()) {
+      // When a recheck chunk's CLOSE carries a compared key range
+      d.taskKind = TaskKind.RECHECK;
+      d.closeRange =
+          io.cdccompare.schemas.avro.ComparedRange.newBuilder()
+              .setLower("1")
+              .setLowerInclusive(true)
+              .setUpper("3")
+              .build();
+      d.open(0);
+      d.closeKeyList(0, List.of(new VerifyDriver.KeyListPart(hashes("1"), List.of(), Map.of())));
+
+      // Then it is UNVERIFIABLE: what it compares would be ambiguous
+      ChunkResult result = d.results().get(0);
+      assertThat(result.getState()).isEqualTo(ChunkState.UNVERIFIABLE);
+      assertThat(result.getError()).contains("RECHECK chunk carries a compared key range");
+      assertThat(d.target.checks).isEmpty();
+    }
+  }
+
+  @Test
   void everyNodeAndStoreIsNamed() {
     // When the topology is described
     VerifierSettings settings =
@@ -367,6 +551,15 @@ class VerifyTopologyTest {
   private static VerdictId id(VerifyDriver d, long chunk) {
     return new VerdictId(
         d.settings.applicationId(), VerifyDriver.TASK, VerifyDriver.RUN, "public.items", chunk, 0);
+  }
+
+  /** Hashes of rows {@code id,<letter>}: key 1 → md5("1,a"), key 2 → md5("2,b"), … */
+  private static Map<String, byte[]> hashes(String... keys) {
+    Map<String, byte[]> hashes = new LinkedHashMap<>();
+    for (String key : keys) {
+      hashes.put(key, md5(key + "," + (char) ('a' + Integer.parseInt(key) - 1)));
+    }
+    return hashes;
   }
 
   private static byte[] md5(String text) {

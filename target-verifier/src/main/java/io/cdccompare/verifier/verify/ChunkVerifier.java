@@ -20,6 +20,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -88,7 +90,7 @@ public final class ChunkVerifier {
 
   /**
    * The verdict of the chunk in its partition. A chunk that compares no key range reads nothing and
-   * has an empty verdict.
+   * has an empty verdict; a key-list chunk reads no range but looks each of its keys up by key.
    *
    * @throws io.cdccompare.verifier.db.TargetSchemaException if the table or a compared or key
    *     column is missing on the target
@@ -97,6 +99,9 @@ public final class ChunkVerifier {
     ChunkComparison comparison =
         new ChunkComparison(
             check.chunkHashes(), check.inFlightKeys(), check.partition(), check.partitionCount());
+    if (check.keyList()) {
+      return verifyKeyList(check, comparison);
+    }
     if (!check.hasRange()) {
       return comparison.verdict();
     }
@@ -149,6 +154,91 @@ public final class ChunkVerifier {
       }
     }
     return comparison.verdict();
+  }
+
+  /**
+   * A key-list chunk (docs/design.md, "Key-list chunks"): every hashed key and every absent key is
+   * looked up by key with one prepared statement, in one transaction; no range is read, so rows
+   * outside the key list are never read or counted. A hashed key found is matched or failed, one
+   * not found missed; an absent key found is extra (it lives in this partition and is no chunk
+   * key); a key in flight is in flight, found or not.
+   */
+  private ChunkVerdict verifyKeyList(ChunkCheck check, ChunkComparison comparison)
+      throws SQLException {
+    Set<String> lookUps = new LinkedHashSet<>(check.chunkHashes().keySet());
+    lookUps.addAll(check.absentKeys());
+    if (lookUps.isEmpty()) {
+      return comparison.verdict();
+    }
+    List<String> needed = new ArrayList<>(check.keyColumns());
+    check.plan().columns().stream().map(HashedColumn::targetName).forEach(needed::add);
+    Map<String, ColumnType> types = catalog.require(check.table(), needed);
+    JdbcKeyReader keys = new JdbcKeyReader(dialect, check.keyCodec(), check.keyColumns(), types, 1);
+    JdbcRowHasher hasher =
+        new JdbcRowHasher(
+            check.plan(),
+            Side.TARGET,
+            dialect,
+            types,
+            format,
+            hashFunction,
+            check.keyColumns().size() + 1);
+    KeyBinder binder = new KeyBinder(dialect, check.keyCodec(), check.keyColumns(), types);
+    List<String> selectList = new ArrayList<>(keys.selectList());
+    selectList.addAll(hasher.selectList());
+    String byKey =
+        dialect.selectByKeySql(
+            check.table(), selectList, check.keyColumns(), binder.placeholders());
+    Reader reader = new Reader(comparison, keys, hasher, binder);
+
+    boolean autoCommit = connection.getAutoCommit();
+    if (autoCommit) {
+      connection.setAutoCommit(false);
+    }
+    try {
+      reader.lookUp(byKey, lookUps);
+      if (autoCommit) {
+        connection.commit();
+      }
+    } catch (SQLException | RuntimeException e) {
+      if (autoCommit) {
+        try {
+          connection.rollback();
+        } catch (SQLException rollback) {
+          e.addSuppressed(rollback);
+        }
+      }
+      throw e;
+    } finally {
+      if (autoCommit) {
+        connection.setAutoCommit(true);
+      }
+    }
+    return withUnseenAbsentInFlight(comparison.verdict(), check);
+  }
+
+  /**
+   * The comparison counts only keys it was fed: an absent key in flight that the target does not
+   * hold is in flight too (changed between the markers: the source may hold it by now).
+   */
+  private static ChunkVerdict withUnseenAbsentInFlight(ChunkVerdict verdict, ChunkCheck check) {
+    List<String> inFlight = new ArrayList<>(verdict.inFlightKeys());
+    Set<String> counted = new HashSet<>(inFlight);
+    counted.addAll(verdict.extraKeys());
+    for (String key : check.absentKeys()) {
+      if (check.inFlightKeys().contains(key) && !counted.contains(key)) {
+        inFlight.add(key);
+      }
+    }
+    if (inFlight.size() == verdict.inFlight()) {
+      return verdict;
+    }
+    return ChunkVerdict.of(
+        verdict.matched(),
+        verdict.failedKeys(),
+        verdict.missedKeys(),
+        verdict.extraKeys(),
+        inFlight);
   }
 
   /** Feeds rows read on the target into the comparison. */

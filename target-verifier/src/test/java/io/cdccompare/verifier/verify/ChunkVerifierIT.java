@@ -43,7 +43,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * source's hashes computed from the rows' values alone: after one row is changed, one deleted and
  * one inserted inside the compared key range, exactly those are failed, missed and extra, with
  * their keys; a changed row whose key is in flight is in flight; rows of other partitions and rows
- * outside the range are not counted.
+ * outside the range are not counted. A key-list chunk (a recheck's) is decided by looking its keys
+ * up, and counts no row outside its list.
  */
 @WithEmbedded({Component.TARGET_POSTGRES, Component.MARIADB})
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -249,6 +250,124 @@ class ChunkVerifierIT {
 
   @ParameterizedTest
   @EnumSource(TargetKind.class)
+  void aKeyListChunkDecidesExactlyItsKeysByLookUp(TargetKind kind, EmbeddedEnvironment env)
+      throws SQLException {
+    try (Connection connection = connect(env, kind)) {
+      // Given 1 000 rows on the target and a key-list chunk (a recheck) of this partition's rows
+      // with an id divisible by 20, scattered over the table
+      TableRef table = createItems(connection, kind);
+      Map<String, byte[]> chunk = sourceHashes(id -> id % 20 == 0);
+      List<String> chunkKeys = new ArrayList<>(chunk.keySet());
+      assertThat(chunk).hasSizeGreaterThan(5);
+
+      // And on the target: a listed row changed, one deleted, one changed while in flight
+      String failed = chunkKeys.get(0);
+      String missed = chunkKeys.get(1);
+      String inFlight = chunkKeys.get(2);
+      update(connection, table, failed, "changed on the target");
+      delete(connection, table, missed);
+      update(connection, table, inFlight, "changed in flight");
+
+      // And absent keys (the source held no row): one the target has, one it lacks too, one it has
+      // that is in flight and one it lacks that is in flight
+      String extra = insert(connection, table, 2_000, PARTITION);
+      String absentEverywhere = keyIn(2_001, PARTITION);
+      String absentInFlightFound = insert(connection, table, 2_002, PARTITION);
+      String absentInFlightNotFound = keyIn(2_003, PARTITION);
+
+      // And differences outside the key list, in this partition: a changed row, a deleted row, a
+      // row the source does not have
+      List<String> unlisted = new ArrayList<>(sourceHashes(id -> id % 20 == 7).keySet());
+      update(connection, table, unlisted.get(0), "changed, not listed");
+      delete(connection, table, unlisted.get(1));
+      String unlistedExtra = insert(connection, table, 503, PARTITION);
+
+      // When the key-list chunk is verified
+      ChunkVerdict verdict =
+          verifier(connection, kind)
+              .verify(
+                  ChunkCheck.keyList(
+                      table,
+                      PLAN,
+                      KEY,
+                      CODEC,
+                      chunk,
+                      Set.of(extra, absentEverywhere, absentInFlightFound, absentInFlightNotFound),
+                      PARTITION,
+                      PARTITIONS,
+                      Set.of(inFlight, absentInFlightFound, absentInFlightNotFound)));
+
+      // Then exactly the listed keys are decided: failed, missed, extra and in flight with their
+      // keys, every other listed row matched
+      assertThat(verdict.failedKeys()).containsExactly(failed);
+      assertThat(verdict.missedKeys()).containsExactly(missed);
+      assertThat(verdict.extraKeys()).containsExactly(extra);
+      assertThat(verdict.inFlightKeys())
+          .containsExactlyInAnyOrder(inFlight, absentInFlightFound, absentInFlightNotFound);
+      assertThat(verdict.matched()).isEqualTo(chunk.size() - 3);
+
+      // And nothing outside the list was counted: no unlisted difference, and every count is a
+      // listed key
+      assertThat(verdict.failedKeys()).doesNotContain(unlisted.get(0));
+      assertThat(verdict.missedKeys()).doesNotContain(unlisted.get(1));
+      assertThat(verdict.extraKeys()).doesNotContain(unlistedExtra, absentEverywhere);
+      assertThat(verdict.compared()).isEqualTo(chunk.size() + 3);
+      assertThat(connection.getAutoCommit()).isTrue();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TargetKind.class)
+  void aKeyListChunkOfAnUnchangedTargetMatchesOnlyItsKeys(TargetKind kind, EmbeddedEnvironment env)
+      throws SQLException {
+    try (Connection connection = connect(env, kind)) {
+      // Given a target equal to the source except rows outside the key list
+      TableRef table = createItems(connection, kind);
+      Map<String, byte[]> chunk = sourceHashes(id -> id > 990);
+      String outside = new ArrayList<>(sourceHashes(id -> id <= 10).keySet()).get(0);
+      update(connection, table, outside, "changed, not listed");
+
+      // When a key-list chunk of the last ten ids is verified
+      ChunkVerdict verdict =
+          verifier(connection, kind)
+              .verify(
+                  ChunkCheck.keyList(
+                      table, PLAN, KEY, CODEC, chunk, Set.of(), PARTITION, PARTITIONS, Set.of()));
+
+      // Then its keys matched and nothing else was counted
+      assertThat(verdict)
+          .isEqualTo(ChunkVerdict.of(chunk.size(), List.of(), List.of(), List.of(), List.of()));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TargetKind.class)
+  void aKeyListChunkWithoutKeysReadsNothing(TargetKind kind, EmbeddedEnvironment env)
+      throws SQLException {
+    try (Connection connection = connect(env, kind)) {
+      // Given a key-list chunk that gives this target no key, for a table the target lacks
+      ChunkCheck nothing =
+          ChunkCheck.keyList(
+              TableRef.of("no_such_items"),
+              PLAN,
+              KEY,
+              CODEC,
+              Map.of(),
+              Set.of(),
+              PARTITION,
+              PARTITIONS,
+              Set.of());
+
+      // When it is verified
+      ChunkVerdict verdict = verifier(connection, kind).verify(nothing);
+
+      // Then nothing was read and the verdict is empty
+      assertThat(verdict).isEqualTo(ChunkVerdict.empty());
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TargetKind.class)
   void aComparedColumnMissingOnTheTargetIsNamed(TargetKind kind, EmbeddedEnvironment env)
       throws SQLException {
     try (Connection connection = connect(env, kind)) {
@@ -390,13 +509,7 @@ class ChunkVerifierIT {
    */
   private static String insert(Connection connection, TableRef table, int id, int partition)
       throws SQLException {
-    String code = null;
-    for (int n = 0; code == null; n++) {
-      String candidate = "x" + n;
-      if (KeyPartitioner.partition(CODEC.encode(List.of(id, candidate)), PARTITIONS) == partition) {
-        code = candidate;
-      }
-    }
+    String code = CODEC.decodeTexts(keyIn(id, partition)).get(1);
     try (PreparedStatement insert =
         connection.prepareStatement("INSERT INTO " + table.table() + " VALUES (?, ?, ?, ?, ?)")) {
       Object[] row = row(id);
@@ -407,5 +520,15 @@ class ChunkVerifierIT {
       assertThat(insert.executeUpdate()).isEqualTo(1);
     }
     return CODEC.encode(List.of(id, code));
+  }
+
+  /** The key of id {@code id} with the first new code that puts it in {@code partition}. */
+  private static String keyIn(int id, int partition) {
+    for (int n = 0; ; n++) {
+      String key = CODEC.encode(List.of(id, "x" + n));
+      if (KeyPartitioner.partition(key, PARTITIONS) == partition) {
+        return key;
+      }
+    }
   }
 }
