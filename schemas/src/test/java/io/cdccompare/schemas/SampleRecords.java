@@ -116,6 +116,8 @@ public final class SampleRecords {
         .setComparedRows(100)
         .setSlice(2)
         .setSlices(10)
+        .setAbsentKeys(List.of("404"))
+        .setTargetKeys(java.util.Map.of("pg-replica", List.of("17", "404")))
         .build();
   }
 
