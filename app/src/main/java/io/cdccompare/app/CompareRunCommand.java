@@ -4,18 +4,13 @@ import io.cdccompare.operations.ExitCode;
 import io.cdccompare.operations.report.RunWait;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.producer.compare.CompareRun;
-import io.cdccompare.schemas.registry.RegistryClientConfig;
-import io.cdccompare.topology.report.ReportConfig;
 import io.cdccompare.topology.report.ReportReader;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.config.ConfigException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -42,9 +37,6 @@ import picocli.CommandLine.Option;
 final class CompareRunCommand implements Callable<Integer> {
   /** How often the report is read while waiting. */
   static final Duration WAIT_POLL = Duration.ofSeconds(1);
-
-  /** Longest one read of the report topic while waiting. */
-  static final Duration REPORT_READ_TIMEOUT = Duration.ofSeconds(30);
 
   @Option(
       names = {"-c", "--config"},
@@ -127,13 +119,7 @@ final class CompareRunCommand implements Callable<Integer> {
   private int awaitReport(
       CompareConfig task, CompareRun.Summary summary, AtomicReference<RunWait> waiting)
       throws InterruptedException {
-    ReportReader reader =
-        new ReportReader(
-            ReportConfig.of(task.topicPrefix(), task.topics(), task.schemaRegistryUrl())
-                .withRegistrySettings(task.withPrefix(RegistryClientConfig.PREFIX)),
-            task.bootstrapServers(),
-            consumerSettings(task),
-            REPORT_READ_TIMEOUT);
+    ReportReader reader = TaskReportReader.of(task);
     List<RunWait.NotedTable> tables =
         summary.tables().stream()
             .map(t -> new RunWait.NotedTable(t.table().toString(), t.runId(), t.chunks()))
@@ -149,15 +135,5 @@ final class CompareRunCommand implements Callable<Integer> {
             cli.getOut(),
             cli.getErr())
         .orElse(ExitCode.STOPPED.code());
-  }
-
-  /**
-   * The report reader's consumer settings: the task file has no {@code consumer.*} section, so the
-   * {@code admin.*} settings that a consumer also knows (security, SASL, TLS) are reused.
-   */
-  private static Map<String, Object> consumerSettings(CompareConfig task) {
-    Map<String, Object> settings = new HashMap<>(task.withPrefix("admin."));
-    settings.keySet().retainAll(ConsumerConfig.configNames());
-    return settings;
   }
 }
