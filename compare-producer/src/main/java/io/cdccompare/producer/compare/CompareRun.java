@@ -1,5 +1,6 @@
 package io.cdccompare.producer.compare;
 
+import io.cdccompare.core.compare.TableTask;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.producer.compare.TaskPositions.Position;
 import io.cdccompare.schemas.avro.HashRecord;
@@ -53,7 +54,7 @@ public final class CompareRun {
    * The scan's driver settings: server-prepared statements from the first execution, so that
    * numbers and dates come in PostgreSQL's binary format instead of text to parse.
    */
-  private static final java.util.Properties SCAN_DRIVER = new java.util.Properties();
+  static final java.util.Properties SCAN_DRIVER = new java.util.Properties();
 
   static {
     SCAN_DRIVER.setProperty("prepareThreshold", "-1");
@@ -121,7 +122,7 @@ public final class CompareRun {
             new ChunkNotes(config.source().connect("cdc-compare-notes-" + task), task);
         ChunkNotes closes =
             new ChunkNotes(config.source().connect("cdc-compare-closes-" + task), task)) {
-      List<ScanPlan> plans = resolve(catalog);
+      List<ScanPlan> plans = resolve(config, catalog, config.tables());
       int maxRecordBytes;
       try (TopicCheck topics = new TopicCheck(config)) {
         topics.requireReachable();
@@ -132,8 +133,8 @@ public final class CompareRun {
       positions.ensureTables();
       RunStart start = start(positions, plans);
       ExecutorService hashing = thread("compare-hash-" + task);
-      try (VerdictFlow flow = flow();
-          KafkaProducer<String, HashRecord> producer = producer(maxRecordBytes);
+      try (VerdictFlow flow = flow(config);
+          KafkaProducer<String, HashRecord> producer = producer(config, maxRecordBytes);
           ChunkCloser closer =
               new ChunkCloser(
                   thread("compare-close-" + task),
@@ -178,7 +179,7 @@ public final class CompareRun {
   }
 
   /** A thread of the run's own (a daemon: it never keeps a stopping JVM alive). */
-  private static ExecutorService thread(String name) {
+  static ExecutorService thread(String name) {
     return Executors.newSingleThreadExecutor(
         r -> {
           Thread t = new Thread(r, name);
@@ -187,7 +188,14 @@ public final class CompareRun {
         });
   }
 
-  private List<ScanPlan> resolve(Connection catalog) throws SQLException {
+  /**
+   * The scan plans of {@code tasks} (tables of {@code config}), every name checked against the
+   * source catalog; the key-list run ({@link KeyListRun}) prepares its tables with it too.
+   *
+   * @throws ConfigException for a missing note table, table, column or key, or an uncaptured table
+   */
+  static List<ScanPlan> resolve(CompareConfig config, Connection catalog, List<TableTask> tasks)
+      throws SQLException {
     if (!PgCatalog.tableExists(catalog, NoteTable.NAME)) {
       throw new ConfigException(
           "source database "
@@ -206,7 +214,7 @@ public final class CompareRun {
             config.hashFormat(),
             config.hashFunction());
     List<ScanPlan> plans = new ArrayList<>();
-    for (var task : config.tables()) {
+    for (TableTask task : tasks) {
       plans.add(tables.resolve(task));
     }
     return plans;
@@ -236,7 +244,7 @@ public final class CompareRun {
   }
 
   /** Flow control against the task's targets, or null when it names none or it is off. */
-  private VerdictFlow flow() {
+  static VerdictFlow flow(CompareConfig config) {
     if (config.flowChunksAhead() == 0) {
       return null;
     }
@@ -250,11 +258,11 @@ public final class CompareRun {
         config.flowStallTimeout(),
         config.resultsTopic(),
         consumer,
-        registrySettings());
+        registrySettings(config));
   }
 
   /** The schema registry settings of the Avro serdes, from the task's registry keys. */
-  private Map<String, Object> registrySettings() {
+  private static Map<String, Object> registrySettings(CompareConfig config) {
     return RegistryClientConfig.serdeSettings(
         config.schemaRegistryUrl(), config.withPrefix(RegistryClientConfig.PREFIX));
   }
@@ -264,7 +272,7 @@ public final class CompareRun {
    * topic's {@code max.message.bytes} limits a whole batch, so batching several parts of a split
    * record together would be refused.
    */
-  private KafkaProducer<String, HashRecord> producer(int maxRecordBytes) {
+  static KafkaProducer<String, HashRecord> producer(CompareConfig config, int maxRecordBytes) {
     Map<String, Object> props = new HashMap<>(config.withPrefix("producer."));
     int batchSize =
         props.containsKey(ProducerConfig.BATCH_SIZE_CONFIG)
@@ -277,7 +285,7 @@ public final class CompareRun {
     props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
     props.put(ProducerConfig.ACKS_CONFIG, "all");
     SpecificAvroSerializer<HashRecord> values = new SpecificAvroSerializer<>();
-    values.configure(registrySettings(), false);
+    values.configure(registrySettings(config), false);
     return new KafkaProducer<>(props, new StringSerializer(), values);
   }
 

@@ -1,0 +1,218 @@
+package io.cdccompare.producer.compare;
+
+import io.cdccompare.core.compare.TableTask;
+import io.cdccompare.core.recheck.KeyList;
+import io.cdccompare.core.table.TableName;
+import io.cdccompare.producer.compare.CompareRun.ChunkListener;
+import io.cdccompare.producer.compare.HashRecordWriter.ChunkId;
+import io.cdccompare.producer.compare.KeyListReader.KeyListRead;
+import io.cdccompare.schemas.avro.HashRecord;
+import io.cdccompare.schemas.avro.HashRecordLocation;
+import io.cdccompare.schemas.avro.TaskKind;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.config.ConfigException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run of key-list chunks of a task (docs/design.md, "Key-list chunks"): a recheck ({@code
+ * RECHECK}, run id {@code RecheckRuns.runId(rechecked, attempt)}) or an incremental run ({@code
+ * INCREMENTAL}) compares exactly the keys it is given, per table a list of chunks ({@link
+ * KeyList}). Table after table, chunk after chunk: wait for flow control when the task names
+ * targets, commit the OPEN note, read the chunk's keys on the source by key in one snapshot ({@link
+ * KeyListReader}), write its hash records (present keys and hashes, absent keys, the targets of
+ * each key) and wait for the acknowledgements, then commit the CLOSE note without a compared range.
+ *
+ * <p>It is prepared as a full run is: the task's lock is taken (a second run of the task at once is
+ * refused naming it), every table is checked against the source catalog and its topic against
+ * Kafka, and every key against the table's key columns, before anything is written. Unlike a full
+ * run it keeps no position: a key-list run is short, leaves the task's resume positions as they
+ * are, and after a failure is simply run again (its hash records are overwritten under the same
+ * keys). Its chunks are read and closed one after the other, one open at a time.
+ */
+public final class KeyListRun {
+  private static final Logger LOG = LoggerFactory.getLogger(KeyListRun.class);
+
+  private final CompareConfig config;
+  private final String runId;
+  private final TaskKind kind;
+  private final Map<TableName, List<KeyList>> chunks;
+  private volatile boolean stopping;
+  private volatile ChunkListener listener = (table, chunk) -> {};
+
+  /** What a run did, per table, in the task's table order. */
+  public record Summary(String runId, TaskKind kind, boolean complete, List<TableDone> tables) {}
+
+  /**
+   * What a run did with one table.
+   *
+   * @param keys the keys its closed chunks asked for
+   * @param present those the source held, compared by their hashes
+   * @param absent those the source did not hold
+   */
+  public record TableDone(TableName table, long chunks, long keys, long present, long absent) {}
+
+  /**
+   * @param config the task file; every table of {@code chunks} must be one of its tables
+   * @param runId the run's id: for a recheck {@code RecheckRuns.runId(rechecked, attempt)}
+   * @param kind {@code RECHECK} or {@code INCREMENTAL}
+   * @param chunks per table, its key-list chunks in the order they are compared
+   */
+  public KeyListRun(
+      CompareConfig config, String runId, TaskKind kind, Map<TableName, List<KeyList>> chunks) {
+    if (kind != TaskKind.RECHECK && kind != TaskKind.INCREMENTAL) {
+      throw new IllegalArgumentException("a key-list run is RECHECK or INCREMENTAL, not " + kind);
+    }
+    if (runId == null || runId.isBlank()) {
+      throw new IllegalArgumentException("a key-list run needs a run id");
+    }
+    this.config = config;
+    this.runId = runId;
+    this.kind = kind;
+    this.chunks = new LinkedHashMap<>();
+    chunks.forEach((table, lists) -> this.chunks.put(table, List.copyOf(lists)));
+  }
+
+  /** Sets the listener told of every opened chunk; returns this run. */
+  public KeyListRun onChunkOpened(ChunkListener listener) {
+    this.listener = listener;
+    return this;
+  }
+
+  /** Asks the run to stop after the chunk it is reading is closed. Thread-safe. */
+  public void stop() {
+    stopping = true;
+  }
+
+  /**
+   * Runs every chunk, or until {@link #stop()}.
+   *
+   * @throws ConfigException for a table that is not the task's, or a table, column, key or topic
+   *     the source or Kafka does not have as the task says
+   * @throws IllegalStateException when another process runs the task
+   */
+  public Summary run() throws Exception {
+    String task = config.taskName();
+    List<TableTask> tasks = tasks();
+    try (Connection catalog = config.source().connect("cdc-compare-task-" + task);
+        Connection scan =
+            config.source().connect("cdc-compare-scan-" + task, CompareRun.SCAN_DRIVER);
+        TaskLock lock = new TaskLock(config.source().connect("cdc-compare-lock-" + task), task);
+        KeyListNotes notes =
+            new KeyListNotes(config.source().connect("cdc-compare-notes-" + task), task)) {
+      List<ScanPlan> plans = CompareRun.resolve(config, catalog, tasks);
+      for (ScanPlan plan : plans) {
+        KeyListReader.requireKeys(plan, chunks.get(plan.task().table()));
+      }
+      int maxRecordBytes;
+      try (TopicCheck topics = new TopicCheck(config)) {
+        topics.requireReachable();
+        topics.requireTableTopics(plans);
+        lock.take();
+        maxRecordBytes = topics.ensureHashesTopic();
+      }
+      LOG.info("task={} run={} kind={} starts tables={}", task, runId, kind, chunks.keySet());
+      try (VerdictFlow flow = CompareRun.flow(config);
+          KafkaProducer<String, HashRecord> producer =
+              CompareRun.producer(config, maxRecordBytes)) {
+        HashRecordWriter writer =
+            new HashRecordWriter(producer, config.hashesTopic(), maxRecordBytes);
+        List<TableDone> done = new ArrayList<>();
+        for (ScanPlan plan : plans) {
+          if (stopping) {
+            break;
+          }
+          done.add(compare(plan, new KeyListReader(scan, plan), writer, notes, flow));
+        }
+        boolean complete = !stopping;
+        LOG.info(
+            "task={} run={} kind={} {} tables={}",
+            task,
+            runId,
+            kind,
+            complete ? "finished" : "stopped",
+            done.size());
+        return new Summary(runId, kind, complete, done);
+      }
+    }
+  }
+
+  /** The task's table settings of the run's tables, in the task's order. */
+  private List<TableTask> tasks() {
+    Set<TableName> wanted = chunks.keySet();
+    List<TableTask> tasks =
+        config.tables().stream().filter(t -> wanted.contains(t.table())).toList();
+    for (TableName table : wanted) {
+      if (tasks.stream().noneMatch(t -> t.table().equals(table))) {
+        throw new ConfigException(
+            "table "
+                + table
+                + " is not one of the tables of task "
+                + config.taskName()
+                + " ("
+                + CompareConfig.TABLES
+                + "="
+                + config.tables().stream().map(t -> t.table().toString()).toList()
+                + "): a key-list run compares only tables of its task");
+      }
+    }
+    return tasks;
+  }
+
+  /** Compares one table's chunks, one after the other, or until the run is asked to stop. */
+  private TableDone compare(
+      ScanPlan plan,
+      KeyListReader reader,
+      HashRecordWriter writer,
+      KeyListNotes notes,
+      VerdictFlow flow)
+      throws Exception {
+    TableName table = plan.task().table();
+    String fingerprint = plan.shape().fingerprint();
+    String shape = plan.shape().toJson();
+    long chunk = 0;
+    long keys = 0;
+    long present = 0;
+    long absent = 0;
+    for (KeyList list : chunks.get(table)) {
+      if (stopping) {
+        break;
+      }
+      if (flow != null && chunk >= flow.ahead()) {
+        flow.awaitVerified(runId, table.toString(), chunk - flow.ahead(), () -> stopping);
+        if (stopping) {
+          break;
+        }
+      }
+      notes.open(table, runId, kind, chunk, fingerprint, shape);
+      listener.opened(table, chunk);
+      KeyListRead read = reader.read(list);
+      ChunkId id = new ChunkId(config.taskName(), runId, kind, table.toString(), chunk, 0, 1);
+      List<HashRecordLocation> locations =
+          writer.write(id, plan, read.read(), read.absentKeys(), list);
+      notes.close(table, runId, chunk, read.read(), config.hashesTopic(), locations);
+      chunk++;
+      keys += list.size();
+      present += read.read().comparedRows();
+      absent += read.absentKeys().size();
+    }
+    LOG.info(
+        "task={} table={} run={} kind={} {} chunks={} keys={} present={} absent={}",
+        config.taskName(),
+        table,
+        runId,
+        kind,
+        stopping ? "stopped" : "done",
+        chunk,
+        keys,
+        present,
+        absent);
+    return new TableDone(table, chunk, keys, present, absent);
+  }
+}
