@@ -1,0 +1,266 @@
+package io.cdccompare.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.cdccompare.capture.CaptureFixture;
+import io.cdccompare.embedded.Component;
+import io.cdccompare.embedded.EmbeddedEnvironment;
+import io.cdccompare.embedded.JdbcServer;
+import io.cdccompare.embedded.WithEmbedded;
+import io.cdccompare.operations.ExitCode;
+import io.cdccompare.operations.config.TargetsConfig;
+import io.cdccompare.operations.run.RunningVerifier;
+import io.cdccompare.producer.compare.CompareConfig;
+import io.cdccompare.schemas.avro.ChunkResult;
+import io.cdccompare.schemas.avro.ReportEntry;
+import io.cdccompare.schemas.avro.RowCounts;
+import io.cdccompare.schemas.avro.TaskKind;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code compare recheck} end to end on real servers: a capture, a PostgreSQL and a MariaDB target
+ * verifier, a full run that finds differences on both, some of them fixed afterwards; the recheck
+ * compares each difference again at the target that listed it, and only there.
+ */
+@WithEmbedded({
+  Component.KAFKA,
+  Component.REGISTRY,
+  Component.SOURCE_POSTGRES,
+  Component.TARGET_POSTGRES,
+  Component.MARIADB
+})
+class CompareRecheckIT {
+  private static final String TABLE_DDL =
+      "CREATE TABLE items (id int PRIMARY KEY, name varchar(100) NOT NULL, n int NOT NULL)";
+  private static final int ROWS = 2_000;
+
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  @Test
+  void aRecheckComparesEachDifferenceAgainAtTheTargetsThatListedIt(
+      EmbeddedEnvironment env, @TempDir Path dir) throws Exception {
+    // Given a source table replicated to a PostgreSQL and a MariaDB target
+    CaptureFixture f = new CaptureFixture(env);
+    f.sql(TABLE_DDL);
+    JdbcServer pgServer = env.targetPostgres();
+    JdbcServer mariaServer = env.mariadb();
+    String pgDb = pgServer.createDatabase("rc_pg_" + f.prefix);
+    String mariaDb = mariaServer.createDatabase("rc_ma_" + f.prefix);
+    sql(pgServer, pgDb, TABLE_DDL);
+    sql(mariaServer, mariaDb, TABLE_DDL);
+    Map<String, String> targets = new LinkedHashMap<>(f.captureConfig("public.items"));
+    targets.keySet().removeIf(k -> k.startsWith("source.") || k.startsWith("topic.partitions"));
+    targets.remove("poll.interval.ms");
+    targets.remove("heartbeat.interval.ms");
+    targets.put("state.dir", dir.resolve("streams").toString());
+    section(targets, "pg", pgServer, pgDb);
+    section(targets, "maria", mariaServer, mariaDb);
+    targets.put("target.maria.table.public.items", mariaDb + ".items");
+    Path targetsFile = write(dir.resolve("targets.properties"), targets);
+    Map<String, String> task = new LinkedHashMap<>(f.task("recheck", "public.items"));
+    task.put("deep", "100");
+    task.put("chunk", "500");
+    task.put(CompareConfig.TARGETS, "pg,maria");
+    Path taskFile = write(dir.resolve("task.properties"), task);
+
+    try (CaptureFixture.Running capture = f.start("public.items");
+        RunningVerifier pg = RunningVerifier.start(TargetsConfig.load(targetsFile), "pg", true);
+        RunningVerifier maria =
+            RunningVerifier.start(TargetsConfig.load(targetsFile), "maria", false)) {
+      pg.awaitRunning(Duration.ofSeconds(90));
+      maria.awaitRunning(Duration.ofSeconds(90));
+      f.sql("INSERT INTO items SELECT g, 'item ' || g, g FROM generate_series(1, " + ROWS + ") g");
+      awaitRows(pgServer, pgDb, ROWS);
+      awaitRows(mariaServer, mariaDb, ROWS);
+
+      // and differences: on pg key 7 changed; on maria key 5 changed, 6 deleted, 5000 extra
+      sql(pgServer, pgDb, "UPDATE items SET name = 'changed' WHERE id = 7");
+      sql(
+          mariaServer,
+          mariaDb,
+          "UPDATE items SET name = 'changed' WHERE id = 5",
+          "DELETE FROM items WHERE id = 6",
+          "INSERT INTO items VALUES (5000, 'extra', 1)");
+      assertThat(
+              cli("compare", "run", "-c", taskFile.toString(), "--wait", "--wait-timeout", "180"))
+          .as(err.toString())
+          .isEqualTo(ExitCode.DIFFERENCES.code());
+      String fullRun = fullRunId(taskFile);
+
+      // When maria's key 5 is fixed, the source gets maria's extra row, and the differences are
+      // rechecked
+      sql(mariaServer, mariaDb, "UPDATE items SET name = 'item 5' WHERE id = 5");
+      f.sql("INSERT INTO items VALUES (5000, 'extra', 1)");
+      awaitRows(pgServer, pgDb, ROWS + 1);
+      int first =
+          cli(
+              "compare",
+              "recheck",
+              "-c",
+              taskFile.toString(),
+              "--what",
+              "differences",
+              "--wait",
+              "--wait-timeout",
+              "180");
+
+      // Then each key is compared again at the targets that listed it: fixed keys are cleared,
+      // the others confirmed in their class
+      String text = out.toString();
+      assertThat(first).as(text + err).isEqualTo(ExitCode.DIFFERENCES.code());
+      assertThat(text)
+          .contains("recheck run=" + fullRun + ".recheck1 chunks=1 keys=4 present=4 absent=0")
+          .contains("maria public.items: confirmed=1 cleared=2 unsettled=0 unverified=0")
+          .contains("  6 confirmed missed")
+          .contains("pg public.items: confirmed=1 cleared=0 unsettled=0 unverified=0")
+          .contains("  7 confirmed failed");
+      List<ChunkResult> recheck1 = results(taskFile, fullRun + ".recheck1");
+      assertThat(recheck1).allSatisfy(r -> assertThat(r.getTaskKind()).isEqualTo(TaskKind.RECHECK));
+      assertThat(rowsCounted(recheck1, "maria")).as("maria compares its 3 keys only").isEqualTo(3);
+      assertThat(rowsCounted(recheck1, "pg")).as("pg compares key 7 only").isEqualTo(1);
+
+      // When pg's key 7 is fixed too and the differences are rechecked again
+      sql(pgServer, pgDb, "UPDATE items SET name = 'item 7' WHERE id = 7");
+      out.getBuffer().setLength(0);
+      int second =
+          cli(
+              "compare",
+              "recheck",
+              "-c",
+              taskFile.toString(),
+              "--run",
+              fullRun,
+              "--what",
+              "differences",
+              "--wait");
+
+      // Then it is the second attempt: 7 is cleared on pg, 6 still missed on maria
+      assertThat(second).as(out.toString() + err).isEqualTo(ExitCode.DIFFERENCES.code());
+      assertThat(out.toString())
+          .contains("recheck run=" + fullRun + ".recheck2")
+          .contains("pg public.items: confirmed=0 cleared=1")
+          .contains("maria public.items: confirmed=1 cleared=2")
+          .contains("  6 confirmed missed");
+
+      // and the report still shows the full run; the run had no key in flight to recheck
+      assertThat(fullRunId(taskFile)).isEqualTo(fullRun);
+      out.getBuffer().setLength(0);
+      assertThat(cli("compare", "recheck", "-c", taskFile.toString())).isZero();
+      assertThat(out.toString()).contains("run " + fullRun + ": no in-flight key to recheck");
+    }
+  }
+
+  @Test
+  void aRecheckOfAnUnknownRunOrWithoutTargetsIsRefused(EmbeddedEnvironment env, @TempDir Path dir)
+      throws Exception {
+    CaptureFixture f = new CaptureFixture(env);
+    f.sql(TABLE_DDL);
+    Map<String, String> task = new LinkedHashMap<>(f.task("refused", "public.items"));
+    Path noTargets = write(dir.resolve("no-targets.properties"), task);
+    task.put(CompareConfig.TARGETS, "pg");
+    Path taskFile = write(dir.resolve("task.properties"), task);
+
+    assertThat(cli("compare", "recheck", "-c", noTargets.toString()))
+        .isEqualTo(ExitCode.USAGE.code());
+    assertThat(err.toString()).contains(CompareConfig.TARGETS);
+    assertThat(cli("compare", "recheck", "-c", taskFile.toString(), "--what", "some"))
+        .isEqualTo(ExitCode.USAGE.code());
+    assertThat(err.toString()).contains("--what must be in-flight, differences or all");
+    err.getBuffer().setLength(0);
+    assertThat(cli("compare", "recheck", "-c", taskFile.toString(), "--run", "no-such-run"))
+        .isNotZero();
+    assertThat(err.toString()).contains("no-such-run");
+  }
+
+  private int cli(String... args) {
+    err.getBuffer().setLength(0);
+    picocli.CommandLine cli = CdcCompare.commandLine();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    return cli.execute(args);
+  }
+
+  /** The run the report shows for the task's table (every target's entry shows the same). */
+  private static String fullRunId(Path taskFile) {
+    List<String> runs =
+        TaskReportReader.of(CompareConfig.load(taskFile)).entries().stream()
+            .filter(e -> e.getTable() != null && e.getTask().equals("recheck"))
+            .map(ReportEntry::getRunId)
+            .distinct()
+            .toList();
+    assertThat(runs).as("the runs the report shows").hasSize(1);
+    return runs.get(0);
+  }
+
+  private static List<ChunkResult> results(Path taskFile, String runId) {
+    return TaskReportReader.of(CompareConfig.load(taskFile))
+        .results(r -> r.getRunId().equals(runId));
+  }
+
+  /** Every row a target's results count, whatever its outcome. */
+  private static long rowsCounted(List<ChunkResult> results, String target) {
+    long rows = 0;
+    for (ChunkResult r : results) {
+      if (r.getTarget().equals(target)) {
+        RowCounts c = r.getCounts();
+        rows += c.getMatched() + c.getFailed() + c.getMissed() + c.getExtra() + c.getInFlight();
+      }
+    }
+    return rows;
+  }
+
+  private static void section(
+      Map<String, String> targets, String name, JdbcServer server, String database) {
+    targets.put("target." + name + ".url", server.jdbcUrl(database));
+    targets.put("target." + name + ".user", server.user());
+    targets.put("target." + name + ".password", server.password());
+  }
+
+  private static Path write(Path file, Map<String, String> values) throws Exception {
+    Properties p = new Properties();
+    p.putAll(values);
+    try (var w = Files.newBufferedWriter(file)) {
+      p.store(w, null);
+    }
+    return file;
+  }
+
+  private static void sql(JdbcServer server, String database, String... statements)
+      throws SQLException {
+    try (Connection c = server.connect(database);
+        Statement s = c.createStatement()) {
+      for (String statement : statements) {
+        s.execute(statement);
+      }
+    }
+  }
+
+  private static void awaitRows(JdbcServer server, String database, long rows) {
+    await().atMost(Duration.ofSeconds(120)).until(() -> count(server, database) == rows);
+  }
+
+  private static long count(JdbcServer server, String database) throws SQLException {
+    try (Connection c = server.connect(database);
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT count(*) FROM items")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+}
