@@ -1,14 +1,18 @@
 package io.cdccompare.app;
 
+import io.cdccompare.core.recheck.RecheckPlan;
 import io.cdccompare.operations.ExitCode;
 import io.cdccompare.operations.report.RunWait;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.producer.compare.CompareRun;
+import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.topology.report.ReportReader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.config.ConfigException;
@@ -20,8 +24,10 @@ import picocli.CommandLine.Option;
  * {@code cdc-compare compare run -c FILE [--restart] [--wait [--wait-timeout SECONDS]]}: runs a
  * full compare task to its end. Ctrl-C stops it after the chunk being read is closed; the next run
  * continues after it. With {@code --wait} it then waits until every target of the task's {@code
- * targets} key verified every noted chunk of the run ({@link RunWait}), prints the task's report
- * and exits with the report's code.
+ * targets} key verified every noted chunk of the run ({@link RunWait}), prints the task's report,
+ * then (with {@code recheck.in.flight}, the default) rechecks the run's in-flight keys up to {@code
+ * recheck.attempts} times and prints what each ended as ({@link Rechecks}); it exits with the worse
+ * of the report's and the rechecks' codes.
  *
  * <p>Exit codes: 0 every table noted to its end (with {@code --wait}: and in sync on every target),
  * 1 failure, 2 bad configuration, 130 stopped by Ctrl-C before the end; with {@code --wait} also 3
@@ -84,12 +90,14 @@ final class CompareRunCommand implements Callable<Integer> {
     }
     CompareRun run = new CompareRun(task, restart);
     AtomicReference<RunWait> waiting = new AtomicReference<>();
+    AtomicReference<Rechecks> rechecking = new AtomicReference<>();
     try (StopHook hook =
         StopHook.install(
             "cdc-compare-compare-stop",
             () -> {
               run.stop();
               Optional.ofNullable(waiting.get()).ifPresent(RunWait::stop);
+              Optional.ofNullable(rechecking.get()).ifPresent(Rechecks::stop);
             })) {
       CompareRun.Summary summary = run.run();
       var out = spec.commandLine().getOut();
@@ -111,8 +119,39 @@ final class CompareRunCommand implements Callable<Integer> {
       if (!summary.complete()) {
         return ExitCode.STOPPED.code();
       }
-      return waitForReport ? awaitReport(task, summary, waiting) : ExitCode.OK.code();
+      if (!waitForReport) {
+        return ExitCode.OK.code();
+      }
+      int reported = awaitReport(task, summary, waiting);
+      boolean verified = reported == ExitCode.OK.code() || reported == ExitCode.DIFFERENCES.code();
+      if (!verified || !task.recheckInFlight()) {
+        return reported;
+      }
+      return ExitCode.worse(reported, recheckInFlight(task, summary, rechecking));
     }
+  }
+
+  /**
+   * Rechecks the run's in-flight keys ({@code recheck.in.flight}), at most {@code recheck.attempts}
+   * times, and prints what each key ended as; returns the rechecks' exit code.
+   */
+  private int recheckInFlight(
+      CompareConfig task, CompareRun.Summary summary, AtomicReference<Rechecks> rechecking)
+      throws Exception {
+    ReportReader reader = TaskReportReader.of(task);
+    Map<String, String> runs = new TreeMap<>();
+    summary.tables().stream()
+        .filter(t -> t.chunks() > 0)
+        .forEach(t -> runs.put(t.table().toString(), t.runId()));
+    if (runs.isEmpty()) {
+      return ExitCode.OK.code();
+    }
+    CommandLine cli = spec.commandLine();
+    Rechecks rechecks = new Rechecks(task, reader, cli.getOut(), cli.getErr());
+    rechecking.set(rechecks);
+    List<ChunkResult> results = Rechecks.results(task, reader, runs);
+    return rechecks.recheckRuns(
+        runs, results, RecheckPlan.What.IN_FLIGHT, true, Duration.ofSeconds(waitTimeoutSeconds));
   }
 
   /** Waits for the targets, prints the task's report and returns its exit code. */

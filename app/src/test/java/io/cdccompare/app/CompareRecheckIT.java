@@ -29,6 +29,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,35 +65,17 @@ class CompareRecheckIT {
   void aRecheckComparesEachDifferenceAgainAtTheTargetsThatListedIt(
       EmbeddedEnvironment env, @TempDir Path dir) throws Exception {
     // Given a source table replicated to a PostgreSQL and a MariaDB target
-    CaptureFixture f = new CaptureFixture(env);
-    f.sql(TABLE_DDL);
-    JdbcServer pgServer = env.targetPostgres();
-    JdbcServer mariaServer = env.mariadb();
-    String pgDb = pgServer.createDatabase("rc_pg_" + f.prefix);
-    String mariaDb = mariaServer.createDatabase("rc_ma_" + f.prefix);
-    sql(pgServer, pgDb, TABLE_DDL);
-    sql(mariaServer, mariaDb, TABLE_DDL);
-    Map<String, String> targets = new LinkedHashMap<>(f.captureConfig("public.items"));
-    targets.keySet().removeIf(k -> k.startsWith("source.") || k.startsWith("topic.partitions"));
-    targets.remove("poll.interval.ms");
-    targets.remove("heartbeat.interval.ms");
-    targets.put("state.dir", dir.resolve("streams").toString());
-    section(targets, "pg", pgServer, pgDb);
-    section(targets, "maria", mariaServer, mariaDb);
-    targets.put("target.maria.table.public.items", mariaDb + ".items");
-    Path targetsFile = write(dir.resolve("targets.properties"), targets);
-    Map<String, String> task = new LinkedHashMap<>(f.task("recheck", "public.items"));
-    task.put("deep", "100");
-    task.put("chunk", "500");
-    task.put(CompareConfig.TARGETS, "pg,maria");
-    Path taskFile = write(dir.resolve("task.properties"), task);
+    Pipeline p = Pipeline.create(env, dir, "recheck", Map.of("chunk", "500"));
+    CaptureFixture f = p.source();
+    JdbcServer pgServer = p.pgServer();
+    JdbcServer mariaServer = p.mariaServer();
+    String pgDb = p.pgDb();
+    String mariaDb = p.mariaDb();
+    Path taskFile = p.taskFile();
 
     try (CaptureFixture.Running capture = f.start("public.items");
-        RunningVerifier pg = RunningVerifier.start(TargetsConfig.load(targetsFile), "pg", true);
-        RunningVerifier maria =
-            RunningVerifier.start(TargetsConfig.load(targetsFile), "maria", false)) {
-      pg.awaitRunning(Duration.ofSeconds(90));
-      maria.awaitRunning(Duration.ofSeconds(90));
+        RunningVerifier pg = p.verifier("pg", true);
+        RunningVerifier maria = p.verifier("maria", false)) {
       f.sql("INSERT INTO items SELECT g, 'item ' || g, g FROM generate_series(1, " + ROWS + ") g");
       awaitRows(pgServer, pgDb, ROWS);
       awaitRows(mariaServer, mariaDb, ROWS);
@@ -188,6 +179,149 @@ class CompareRecheckIT {
     assertThat(err.toString()).contains("no-such-run");
   }
 
+  @Test
+  void aRunsInFlightKeysAreRecheckedUntilSettledAndAKeyThatKeepsChangingIsUnsettled(
+      EmbeddedEnvironment env, @TempDir Path dir) throws Exception {
+    // Given a live load on the source, and one key updated in a tight loop all along
+    Pipeline p =
+        Pipeline.create(
+            env, dir, "inflight", Map.of("chunk", "100", CompareConfig.RECHECK_ATTEMPTS, "2"));
+    CaptureFixture f = p.source();
+    try (CaptureFixture.Running capture = f.start("public.items");
+        RunningVerifier pg = p.verifier("pg", true);
+        RunningVerifier maria = p.verifier("maria", false)) {
+      f.sql("INSERT INTO items SELECT g, 'item ' || g, g FROM generate_series(1, " + ROWS + ") g");
+      awaitRows(p.pgServer(), p.pgDb(), ROWS);
+      awaitRows(p.mariaServer(), p.mariaDb(), ROWS);
+      int exit;
+      try (LiveLoad load = new LiveLoad(f)) {
+        // When the task runs with --wait (recheck.in.flight is on by default)
+        exit =
+            cli("compare", "run", "-c", p.taskFile().toString(), "--wait", "--wait-timeout", "180");
+        assertThat(load.updates()).as("the live load ran").isPositive();
+      }
+
+      // Then the run had keys in flight besides the hot one, every one of them was rechecked
+      // and cleared, and the hot key ends unsettled: neither a difference nor a match
+      String text = out.toString();
+      String runId = fullRunId(p.taskFile(), "inflight");
+      List<ChunkResult> run = results(p.taskFile(), runId);
+      Set<String> inFlight = new TreeSet<>();
+      run.forEach(r -> inFlight.addAll(r.getInFlightKeys()));
+      assertThat(inFlight).as(text).contains("1").hasSizeGreaterThan(1);
+      assertThat(exit).as(text + err).isEqualTo(ExitCode.INCOMPLETE.code());
+      assertThat(text)
+          .contains("recheck run=" + runId + ".recheck1")
+          .contains("recheck run=" + runId + ".recheck2")
+          .doesNotContain(runId + ".recheck3")
+          .contains("recheck of run " + runId + ":");
+      for (String target : List.of("pg", "maria")) {
+        assertThat(text)
+            .containsPattern(
+                target + " public.items: confirmed=0 cleared=[1-9][0-9]* unsettled=1 unverified=0");
+      }
+      assertThat(text.lines().filter(l -> l.equals("  1 unsettled"))).hasSize(2);
+    }
+  }
+
+  /** Updates a random row every 5 ms, and row 1 as fast as it can, until closed. */
+  private static final class LiveLoad implements AutoCloseable {
+    private final ScheduledExecutorService random = Executors.newSingleThreadScheduledExecutor();
+    private final ExecutorService hot = Executors.newSingleThreadExecutor();
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final AtomicLong updates = new AtomicLong();
+    private final Connection randomConnection;
+    private final Future<?> hotLoop;
+
+    LiveLoad(CaptureFixture f) throws SQLException {
+      randomConnection = f.connect();
+      random.scheduleAtFixedRate(this::updateRandomRow, 0, 5, TimeUnit.MILLISECONDS);
+      hotLoop = hot.submit(() -> updateRowOne(f));
+    }
+
+    private void updateRandomRow() {
+      try (Statement s = randomConnection.createStatement()) {
+        s.execute(
+            "UPDATE items SET n = n + 1 WHERE id = 2 + floor(random() * " + (ROWS - 1) + ")::int");
+        updates.incrementAndGet();
+      } catch (SQLException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    private Void updateRowOne(CaptureFixture f) throws SQLException {
+      try (Connection c = f.connect();
+          Statement s = c.createStatement()) {
+        while (running.get()) {
+          s.execute("UPDATE items SET n = n + 1 WHERE id = 1");
+          updates.incrementAndGet();
+        }
+      }
+      return null;
+    }
+
+    long updates() {
+      return updates.get();
+    }
+
+    @Override
+    public void close() throws Exception {
+      running.set(false);
+      random.shutdown();
+      assertThat(random.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+      hotLoop.get(30, TimeUnit.SECONDS);
+      hot.shutdownNow();
+      randomConnection.close();
+    }
+  }
+
+  /** A source table replicated to a PostgreSQL and a MariaDB target, and the task over it. */
+  private record Pipeline(
+      CaptureFixture source,
+      JdbcServer pgServer,
+      String pgDb,
+      JdbcServer mariaServer,
+      String mariaDb,
+      Path targetsFile,
+      Path taskFile) {
+
+    static Pipeline create(
+        EmbeddedEnvironment env, Path dir, String taskName, Map<String, String> taskSettings)
+        throws Exception {
+      CaptureFixture f = new CaptureFixture(env);
+      f.sql(TABLE_DDL);
+      JdbcServer pgServer = env.targetPostgres();
+      JdbcServer mariaServer = env.mariadb();
+      String pgDb = pgServer.createDatabase("rc_pg_" + f.prefix);
+      String mariaDb = mariaServer.createDatabase("rc_ma_" + f.prefix);
+      sql(pgServer, pgDb, TABLE_DDL);
+      sql(mariaServer, mariaDb, TABLE_DDL);
+      Map<String, String> targets = new LinkedHashMap<>(f.captureConfig("public.items"));
+      targets.keySet().removeIf(k -> k.startsWith("source.") || k.startsWith("topic.partitions"));
+      targets.remove("poll.interval.ms");
+      targets.remove("heartbeat.interval.ms");
+      targets.put("state.dir", dir.resolve("streams").toString());
+      section(targets, "pg", pgServer, pgDb);
+      section(targets, "maria", mariaServer, mariaDb);
+      targets.put("target.maria.table.public.items", mariaDb + ".items");
+      Path targetsFile = write(dir.resolve("targets.properties"), targets);
+      Map<String, String> task = new LinkedHashMap<>(f.task(taskName, "public.items"));
+      task.put("deep", "100");
+      task.put(CompareConfig.TARGETS, "pg,maria");
+      task.putAll(taskSettings);
+      Path taskFile = write(dir.resolve("task.properties"), task);
+      return new Pipeline(f, pgServer, pgDb, mariaServer, mariaDb, targetsFile, taskFile);
+    }
+
+    /** A running verifier of one target; the report aggregation runs beside the first. */
+    RunningVerifier verifier(String target, boolean aggregateReport) throws Exception {
+      RunningVerifier verifier =
+          RunningVerifier.start(TargetsConfig.load(targetsFile), target, aggregateReport);
+      verifier.awaitRunning(Duration.ofSeconds(90));
+      return verifier;
+    }
+  }
+
   private int cli(String... args) {
     err.getBuffer().setLength(0);
     picocli.CommandLine cli = CdcCompare.commandLine();
@@ -198,9 +332,13 @@ class CompareRecheckIT {
 
   /** The run the report shows for the task's table (every target's entry shows the same). */
   private static String fullRunId(Path taskFile) {
+    return fullRunId(taskFile, "recheck");
+  }
+
+  private static String fullRunId(Path taskFile, String task) {
     List<String> runs =
         TaskReportReader.of(CompareConfig.load(taskFile)).entries().stream()
-            .filter(e -> e.getTable() != null && e.getTask().equals("recheck"))
+            .filter(e -> e.getTable() != null && e.getTask().equals(task))
             .map(ReportEntry::getRunId)
             .distinct()
             .toList();

@@ -41,6 +41,23 @@ public enum ExitCode {
     this.meaning = meaning;
   }
 
+  /** Exit codes from the worst: a stop, then 4, 3, 5, a failure, a usage error, 0. */
+  private static final java.util.List<Integer> WORST_FIRST =
+      java.util.List.of(130, 4, 3, 5, 1, 2, 0);
+
+  /**
+   * The worse of two exit codes of outcomes that both apply (a report and a recheck): a stop, then
+   * 4, then 3, then 5; a code not listed counts as a failure.
+   */
+  public static int worse(int a, int b) {
+    return rank(b) < rank(a) ? b : a;
+  }
+
+  private static int rank(int code) {
+    int rank = WORST_FIRST.indexOf(code);
+    return rank < 0 ? WORST_FIRST.indexOf(1) : rank;
+  }
+
   /** The process exit code. */
   public int code() {
     return code;

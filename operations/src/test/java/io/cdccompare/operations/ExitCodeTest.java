@@ -17,4 +17,16 @@ class ExitCodeTest {
   void everyCodeSaysWhatItMeans() {
     assertThat(ExitCode.values()).allSatisfy(code -> assertThat(code.meaning()).isNotBlank());
   }
+
+  @Test
+  void theWorseOfTwoOutcomesWinsInTheDocumentedOrder() {
+    assertThat(ExitCode.worse(0, 3)).isEqualTo(3);
+    assertThat(ExitCode.worse(5, 3)).isEqualTo(3);
+    assertThat(ExitCode.worse(3, 4)).isEqualTo(4);
+    assertThat(ExitCode.worse(4, 5)).isEqualTo(4);
+    assertThat(ExitCode.worse(0, 5)).isEqualTo(5);
+    assertThat(ExitCode.worse(4, 130)).isEqualTo(130);
+    assertThat(ExitCode.worse(0, 0)).isZero();
+    assertThat(ExitCode.worse(0, 77)).as("an unknown code is a failure").isEqualTo(77);
+  }
 }

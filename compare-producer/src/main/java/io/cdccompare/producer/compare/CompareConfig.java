@@ -55,6 +55,8 @@ public final class CompareConfig extends ConnectionConfig {
   public static final String TARGETS = "targets";
   public static final String FLOW_AHEAD = "flow.chunks.ahead";
   public static final String FLOW_STALL_MS = "flow.stall.timeout.ms";
+  public static final String RECHECK_IN_FLIGHT = "recheck.in.flight";
+  public static final String RECHECK_ATTEMPTS = "recheck.attempts";
   public static final String RESULTS_TOPIC = CompareTopics.RESULTS_KEY;
   public static final String REPORT_TOPIC = CompareTopics.REPORT_KEY;
 
@@ -207,6 +209,22 @@ public final class CompareConfig extends ConnectionConfig {
               "Flow control: a target that publishes no verdict for this long while the run waits"
                   + " for it is no longer waited for in this run.")
           .define(
+              RECHECK_IN_FLIGHT,
+              Type.BOOLEAN,
+              true,
+              Importance.MEDIUM,
+              "compare run --wait: once every target verified the run, recheck its in-flight keys"
+                  + " (each at the targets that listed it) until none is left or"
+                  + " recheck.attempts were made; a key still changing then is unsettled.")
+          .define(
+              RECHECK_ATTEMPTS,
+              Type.INT,
+              3,
+              Range.between(1, 20),
+              Importance.LOW,
+              "Rechecks of the keys still in flight at most, for recheck.in.flight and for"
+                  + " compare recheck --wait.")
+          .define(
               RESULTS_TOPIC,
               Type.STRING,
               "",
@@ -314,6 +332,16 @@ public final class CompareConfig extends ConnectionConfig {
   /** Chunks a table's run may note ahead of the slowest target's verdicts; 0 without control. */
   public int flowChunksAhead() {
     return targets().isEmpty() ? 0 : values.getInt(FLOW_AHEAD);
+  }
+
+  /** Whether {@code compare run --wait} rechecks the run's in-flight keys. */
+  public boolean recheckInFlight() {
+    return values.getBoolean(RECHECK_IN_FLIGHT);
+  }
+
+  /** Rechecks of keys still in flight at most. */
+  public int recheckAttempts() {
+    return values.getInt(RECHECK_ATTEMPTS);
   }
 
   public Duration flowStallTimeout() {

@@ -1,6 +1,7 @@
 package io.cdccompare.operations.recheck;
 
 import io.cdccompare.core.recheck.KeyList;
+import io.cdccompare.core.recheck.RecheckPlan;
 import io.cdccompare.core.stream.KeyPartitioner;
 import io.cdccompare.operations.ExitCode;
 import io.cdccompare.schemas.avro.ChunkResult;
@@ -153,6 +154,49 @@ public final class RecheckOutcome {
 
   public List<TableOutcome> tables() {
     return tables;
+  }
+
+  /**
+   * This outcome after a further attempt that rechecked its unsettled keys: confirmed, cleared and
+   * unverified keys of both, unsettled those the further attempt left unsettled.
+   */
+  public RecheckOutcome followedBy(RecheckOutcome next) {
+    Map<String, TableOutcome> later = new HashMap<>();
+    next.tables.forEach(t -> later.put(id(t.target(), t.table()), t));
+    List<TableOutcome> merged = new ArrayList<>();
+    for (TableOutcome t : tables) {
+      TableOutcome n = later.remove(id(t.target(), t.table()));
+      if (n == null) {
+        merged.add(t);
+        continue;
+      }
+      SortedMap<String, String> confirmed = new TreeMap<>(t.confirmed());
+      confirmed.putAll(n.confirmed());
+      Set<String> cleared = new TreeSet<>(t.cleared());
+      cleared.addAll(n.cleared());
+      Set<String> unverified = new TreeSet<>(t.unverified());
+      unverified.addAll(n.unverified());
+      merged.add(
+          new TableOutcome(
+              t.target(), t.table(), confirmed, cleared, new TreeSet<>(n.unsettled()), unverified));
+    }
+    merged.addAll(later.values());
+    merged.sort(
+        java.util.Comparator.comparing(TableOutcome::target).thenComparing(TableOutcome::table));
+    return new RecheckOutcome(merged);
+  }
+
+  /** The unsettled keys, each at its target, as the verdicts a further attempt plans from. */
+  public List<RecheckPlan.Verdict> unsettled() {
+    List<RecheckPlan.Verdict> out = new ArrayList<>();
+    for (TableOutcome t : tables) {
+      if (!t.unsettled().isEmpty()) {
+        out.add(
+            new RecheckPlan.Verdict(
+                t.target(), t.table(), List.of(), List.of(), List.of(), t.unsettled()));
+      }
+    }
+    return out;
   }
 
   /**

@@ -115,6 +115,48 @@ class RecheckOutcomeTest {
         .containsExactly("1");
   }
 
+  @Test
+  void aFurtherAttemptSettlesWhatTheFirstLeftUnsettled() {
+    Map<String, List<KeyList>> first =
+        Map.of(ORDERS, List.of(new KeyList(Map.of("1", Set.of(PG), "2", Set.of(PG)))));
+    RecheckOutcome one =
+        RecheckOutcome.of(
+            first,
+            List.of(
+                recheck(PG, 0, partition("1")).setInFlightKeys(inPartition(0, "1", "2")).build(),
+                recheck(PG, 0, 1 - partition("1"))
+                    .setInFlightKeys(inPartition(1, "1", "2"))
+                    .build()),
+            RECHECK);
+    assertThat(one.tables().get(0).unsettled()).containsExactly("1", "2");
+    assertThat(RecheckPlan.of(one.unsettled(), What.IN_FLIGHT).keys(ORDERS))
+        .containsOnlyKeys("1", "2");
+
+    String second = RecheckRuns.runId(RUN, 2);
+    Map<String, List<KeyList>> again =
+        Map.of(ORDERS, RecheckPlan.of(one.unsettled(), What.IN_FLIGHT).chunks(ORDERS, 10));
+    List<ChunkResult> results = new ArrayList<>();
+    for (int p = 0; p < 2; p++) {
+      results.add(
+          recheck(PG, 0, p)
+              .setRunId(second)
+              .setFailedKeys(inPartition(p, "1"))
+              .setInFlightKeys(List.of())
+              .build());
+    }
+    RecheckOutcome merged = one.followedBy(RecheckOutcome.of(again, results, second));
+
+    TableOutcome pg = merged.tables().get(0);
+    assertThat(pg.confirmed()).containsExactly(Map.entry("1", "failed"));
+    assertThat(pg.cleared()).containsExactly("2");
+    assertThat(pg.unsettled()).isEmpty();
+    assertThat(merged.unsettled()).isEmpty();
+  }
+
+  private static List<String> inPartition(int p, String... keys) {
+    return java.util.Arrays.stream(keys).filter(k -> partition(k) == p).toList();
+  }
+
   private static ChunkResult.Builder recheck(String target, long chunk, int partition) {
     return result(target, ORDERS, chunk, partition).setRunId(RECHECK).setTaskKind(TaskKind.RECHECK);
   }
