@@ -105,54 +105,19 @@ public final class ChunkVerifier {
     if (!check.hasRange()) {
       return comparison.verdict();
     }
-    List<String> needed = new ArrayList<>(check.keyColumns());
-    check.plan().columns().stream().map(HashedColumn::targetName).forEach(needed::add);
-    Map<String, ColumnType> types = catalog.require(check.table(), needed);
-
-    JdbcKeyReader keys = new JdbcKeyReader(dialect, check.keyCodec(), check.keyColumns(), types, 1);
-    JdbcRowHasher hasher =
-        new JdbcRowHasher(
-            check.plan(),
-            Side.TARGET,
-            dialect,
-            types,
-            format,
-            hashFunction,
-            check.keyColumns().size() + 1);
-    KeyBinder binder = new KeyBinder(dialect, check.keyCodec(), check.keyColumns(), types);
-    List<String> selectList = new ArrayList<>(keys.selectList());
-    selectList.addAll(hasher.selectList());
-    Reader reader = new Reader(comparison, keys, hasher, binder);
-
-    boolean autoCommit = connection.getAutoCommit();
-    if (autoCommit) {
-      connection.setAutoCommit(false);
-    }
-    try {
-      String range =
-          new KeysetQueries(dialect, check.table(), check.keyColumns(), binder.placeholders())
-              .range(selectList, check.range());
-      reader.readRange(range, check.range());
-      Set<String> unseen = comparison.unseenChunkKeys();
-      if (!unseen.isEmpty()) {
-        String byKey =
-            dialect.selectByKeySql(
-                check.table(), selectList, check.keyColumns(), binder.placeholders());
-        reader.lookUp(byKey, unseen);
-      }
-      if (autoCommit) {
-        connection.commit();
-      }
-    } catch (SQLException | RuntimeException e) {
-      if (autoCommit) {
-        TargetSession.rollback(connection, e);
-      }
-      throw e;
-    } finally {
-      if (autoCommit) {
-        connection.setAutoCommit(true);
-      }
-    }
+    Reader reader = reader(check, comparison);
+    inTransaction(
+        () -> {
+          String range =
+              new KeysetQueries(
+                      dialect, check.table(), check.keyColumns(), reader.binder.placeholders())
+                  .range(reader.selectList, check.range());
+          reader.readRange(range, check.range());
+          Set<String> unseen = comparison.unseenChunkKeys();
+          if (!unseen.isEmpty()) {
+            reader.lookUp(unseen);
+          }
+        });
     return comparison.verdict();
   }
 
@@ -170,6 +135,13 @@ public final class ChunkVerifier {
     if (lookUps.isEmpty()) {
       return comparison.verdict();
     }
+    Reader reader = reader(check, comparison);
+    inTransaction(() -> reader.lookUp(lookUps));
+    return withUnseenAbsentInFlight(comparison.verdict(), check);
+  }
+
+  /** The reader of a chunk's target rows: its key and hash columns, by the target's types. */
+  private Reader reader(ChunkCheck check, ChunkComparison comparison) throws SQLException {
     List<String> needed = new ArrayList<>(check.keyColumns());
     check.plan().columns().stream().map(HashedColumn::targetName).forEach(needed::add);
     Map<String, ColumnType> types = catalog.require(check.table(), needed);
@@ -184,29 +156,32 @@ public final class ChunkVerifier {
             hashFunction,
             check.keyColumns().size() + 1);
     KeyBinder binder = new KeyBinder(dialect, check.keyCodec(), check.keyColumns(), types);
-    List<String> selectList = new ArrayList<>(keys.selectList());
-    selectList.addAll(hasher.selectList());
-    String byKey =
-        dialect.selectByKeySql(
-            check.table(), selectList, check.keyColumns(), binder.placeholders());
-    Reader reader = new Reader(comparison, keys, hasher, binder);
+    return new Reader(check, comparison, keys, hasher, binder);
+  }
 
+  /** Reads of one chunk. */
+  @FunctionalInterface
+  private interface Reads {
+    void run() throws SQLException;
+  }
+
+  /**
+   * Runs a chunk's reads in one transaction (autocommit off, so that PostgreSQL streams with a
+   * cursor); a connection already in a transaction is left to its owner.
+   */
+  private void inTransaction(Reads reads) throws SQLException {
     boolean autoCommit = connection.getAutoCommit();
     if (autoCommit) {
       connection.setAutoCommit(false);
     }
     try {
-      reader.lookUp(byKey, lookUps);
+      reads.run();
       if (autoCommit) {
         connection.commit();
       }
     } catch (SQLException | RuntimeException e) {
       if (autoCommit) {
-        try {
-          connection.rollback();
-        } catch (SQLException rollback) {
-          e.addSuppressed(rollback);
-        }
+        TargetSession.rollback(connection, e);
       }
       throw e;
     } finally {
@@ -214,7 +189,6 @@ public final class ChunkVerifier {
         connection.setAutoCommit(true);
       }
     }
-    return withUnseenAbsentInFlight(comparison.verdict(), check);
   }
 
   /**
@@ -247,12 +221,25 @@ public final class ChunkVerifier {
     private final JdbcKeyReader keys;
     private final JdbcRowHasher hasher;
     private final KeyBinder binder;
+    private final List<String> selectList;
+    private final String byKey;
 
-    Reader(ChunkComparison comparison, JdbcKeyReader keys, JdbcRowHasher hasher, KeyBinder binder) {
+    Reader(
+        ChunkCheck check,
+        ChunkComparison comparison,
+        JdbcKeyReader keys,
+        JdbcRowHasher hasher,
+        KeyBinder binder) {
       this.comparison = comparison;
       this.keys = keys;
       this.hasher = hasher;
       this.binder = binder;
+      List<String> select = new ArrayList<>(keys.selectList());
+      select.addAll(hasher.selectList());
+      this.selectList = List.copyOf(select);
+      this.byKey =
+          dialect.selectByKeySql(
+              check.table(), selectList, check.keyColumns(), binder.placeholders());
     }
 
     void readRange(String sql, ComparedRange bounds) throws SQLException {
@@ -273,9 +260,10 @@ public final class ChunkVerifier {
       }
     }
 
-    void lookUp(String sql, Set<String> chunkKeys) throws SQLException {
-      try (PreparedStatement statement = connection.prepareStatement(sql)) {
-        for (String key : chunkKeys) {
+    /** Looks each key up by key, with one prepared statement. */
+    void lookUp(Set<String> lookUps) throws SQLException {
+      try (PreparedStatement statement = connection.prepareStatement(byKey)) {
+        for (String key : lookUps) {
           binder.bind(statement, 1, key);
           try (ResultSet rows = statement.executeQuery()) {
             while (rows.next()) {
