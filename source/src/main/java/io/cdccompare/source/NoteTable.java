@@ -69,7 +69,10 @@ public final class NoteTable {
    * key of the last closed chunk and {@code next_chunk} the number the next chunk gets. {@code
    * runs_started} counts the table's runs in this task, the run in progress included (it picks the
    * slice a rotating task compares), and {@code tail_closed} says that the table's last chunk (the
-   * one open above) is closed, so a resumed run adds no chunk after it.
+   * one open above) is closed, so a resumed run adds no chunk after it. {@code start_offsets} are
+   * the table topic's end offsets when the table's full run started, and {@code completed_offsets}
+   * those of the table's last completed run (full or incremental), where the next incremental run
+   * starts reading; both in core {@code TopicOffsets}' text, null when unknown.
    */
   public static final String POSITIONS_DDL =
       """
@@ -89,6 +92,8 @@ public final class NoteTable {
         rows_compared      bigint      NOT NULL DEFAULT 0,
         runs_started       bigint      NOT NULL DEFAULT 0,
         tail_closed        boolean     NOT NULL DEFAULT false,
+        start_offsets      text,
+        completed_offsets  text,
         started_at         timestamptz NOT NULL DEFAULT now(),
         updated_at         timestamptz NOT NULL DEFAULT now(),
         finished_at        timestamptz,
@@ -100,7 +105,9 @@ public final class NoteTable {
       """
       ALTER TABLE repi.comparetables
         ADD COLUMN IF NOT EXISTS runs_started bigint NOT NULL DEFAULT 0,
-        ADD COLUMN IF NOT EXISTS tail_closed boolean NOT NULL DEFAULT false""";
+        ADD COLUMN IF NOT EXISTS tail_closed boolean NOT NULL DEFAULT false,
+        ADD COLUMN IF NOT EXISTS start_offsets text,
+        ADD COLUMN IF NOT EXISTS completed_offsets text""";
 
   public static final String TOPICS_DDL =
       """

@@ -7,6 +7,7 @@ import io.cdccompare.core.rowhash.CanonicalFormat;
 import io.cdccompare.core.rowhash.HashFunction;
 import io.cdccompare.core.stream.CompareTopics;
 import io.cdccompare.core.table.TableName;
+import io.cdccompare.schemas.avro.TaskKind;
 import io.cdccompare.source.config.ConfigFile;
 import io.cdccompare.source.config.ConnectionConfig;
 import io.cdccompare.source.config.ConnectionSettings;
@@ -37,6 +38,7 @@ import org.apache.kafka.common.config.ConfigException;
  */
 public final class CompareConfig extends ConnectionConfig {
   public static final String TASK_NAME = "task.name";
+  public static final String TASK_KIND = "task.kind";
   public static final String TABLES = "tables";
   public static final String CHUNK = "chunk";
   public static final String DEEP = "deep";
@@ -75,6 +77,14 @@ public final class CompareConfig extends ConnectionConfig {
               new TaskName(),
               Importance.HIGH,
               "Name of the task: its notes, positions and results are kept under it.")
+          .define(
+              TASK_KIND,
+              Type.STRING,
+              "full",
+              ValidString.in("full", "incremental"),
+              Importance.MEDIUM,
+              "full compares every chunk of the tables; incremental only the keys changed since"
+                  + " each table's last completed run (a table without one gets a full run).")
           .define(
               TABLES,
               Type.STRING,
@@ -264,6 +274,14 @@ public final class CompareConfig extends ConnectionConfig {
 
   public String taskName() {
     return values.getString(TASK_NAME);
+  }
+
+  /**
+   * What a run of the task compares ({@value #TASK_KIND}): {@link TaskKind#FULL} with {@link
+   * CompareRun}, {@link TaskKind#INCREMENTAL} with {@link IncrementalRun}.
+   */
+  public TaskKind kind() {
+    return values.getString(TASK_KIND).equals("incremental") ? TaskKind.INCREMENTAL : TaskKind.FULL;
   }
 
   public SourceDatabase source() {

@@ -62,6 +62,8 @@ public final class CompareRun {
 
   private final CompareConfig config;
   private final boolean startOver;
+  private final List<TableName> only;
+  private final boolean lockHeld;
   private volatile boolean stopping;
   private volatile ChunkListener listener = (table, chunk) -> {};
 
@@ -78,8 +80,21 @@ public final class CompareRun {
    * @param startOver begin a new run even if the last one stopped before the end
    */
   public CompareRun(CompareConfig config, boolean startOver) {
+    this(config, startOver, null, false);
+  }
+
+  /**
+   * A run of some of the task's tables, for an {@link IncrementalRun}'s tables without a completed
+   * run.
+   *
+   * @param only the tables to compare, in the task's order; null for all
+   * @param lockHeld whether the caller holds the task's lock already (the run then takes none)
+   */
+  CompareRun(CompareConfig config, boolean startOver, List<TableName> only, boolean lockHeld) {
     this.config = config;
     this.startOver = startOver;
+    this.only = only == null ? null : List.copyOf(only);
+    this.lockHeld = lockHeld;
   }
 
   /** What a run did, per table. */
@@ -115,19 +130,25 @@ public final class CompareRun {
     String task = config.taskName();
     try (Connection catalog = config.source().connect("cdc-compare-task-" + task);
         Connection scan = config.source().connect("cdc-compare-scan-" + task, SCAN_DRIVER);
-        TaskLock lock = new TaskLock(config.source().connect("cdc-compare-lock-" + task), task);
+        TaskLock lock =
+            lockHeld
+                ? null
+                : new TaskLock(config.source().connect("cdc-compare-lock-" + task), task);
+        TableTopicOffsets offsets = new TableTopicOffsets(config);
         TaskPositions positions =
             new TaskPositions(config.source().connect("cdc-compare-positions-" + task), task);
         ChunkNotes notes =
             new ChunkNotes(config.source().connect("cdc-compare-notes-" + task), task);
         ChunkNotes closes =
             new ChunkNotes(config.source().connect("cdc-compare-closes-" + task), task)) {
-      List<ScanPlan> plans = resolve(config, catalog, config.tables());
+      List<ScanPlan> plans = resolve(config, catalog, tasks());
       int maxRecordBytes;
       try (TopicCheck topics = new TopicCheck(config)) {
         topics.requireReachable();
         topics.requireTableTopics(plans);
-        lock.take();
+        if (lock != null) {
+          lock.take();
+        }
         maxRecordBytes = topics.ensureHashesTopic();
       }
       positions.ensureTables();
@@ -156,7 +177,8 @@ public final class CompareRun {
                     flow,
                     Progress.of(task, config.progress(), config.progressInterval()),
                     catalog,
-                    scan));
+                    scan,
+                    offsets));
         List<TableDone> done = new ArrayList<>();
         for (ScanPlan plan : plans) {
           if (stopping) {
@@ -176,6 +198,13 @@ public final class CompareRun {
         hashing.shutdownNow();
       }
     }
+  }
+
+  /** The task's tables this run compares, in the task's order. */
+  private List<TableTask> tasks() {
+    return only == null
+        ? config.tables()
+        : config.tables().stream().filter(t -> only.contains(t.table())).toList();
   }
 
   /** A thread of the run's own (a daemon: it never keeps a stopping JVM alive). */

@@ -45,6 +45,7 @@ public final class KeyListRun {
   private final Map<TableName, List<KeyList>> chunks;
   private volatile boolean stopping;
   private volatile ChunkListener listener = (table, chunk) -> {};
+  private boolean lockHeld;
 
   /** What a run did, per table, in the task's table order. */
   public record Summary(String runId, TaskKind kind, boolean complete, List<TableDone> tables) {}
@@ -85,6 +86,15 @@ public final class KeyListRun {
     return this;
   }
 
+  /**
+   * Runs under the task's lock its caller holds (an {@link IncrementalRun}): the run takes none.
+   * Returns this run.
+   */
+  KeyListRun underHeldLock() {
+    this.lockHeld = true;
+    return this;
+  }
+
   /** Asks the run to stop after the chunk it is reading is closed. Thread-safe. */
   public void stop() {
     stopping = true;
@@ -103,7 +113,10 @@ public final class KeyListRun {
     try (Connection catalog = config.source().connect("cdc-compare-task-" + task);
         Connection scan =
             config.source().connect("cdc-compare-scan-" + task, CompareRun.SCAN_DRIVER);
-        TaskLock lock = new TaskLock(config.source().connect("cdc-compare-lock-" + task), task);
+        TaskLock lock =
+            lockHeld
+                ? null
+                : new TaskLock(config.source().connect("cdc-compare-lock-" + task), task);
         KeyListNotes notes =
             new KeyListNotes(config.source().connect("cdc-compare-notes-" + task), task)) {
       List<ScanPlan> plans = CompareRun.resolve(config, catalog, tasks);
@@ -114,7 +127,9 @@ public final class KeyListRun {
       try (TopicCheck topics = new TopicCheck(config)) {
         topics.requireReachable();
         topics.requireTableTopics(plans);
-        lock.take();
+        if (lock != null) {
+          lock.take();
+        }
         maxRecordBytes = topics.ensureHashesTopic();
       }
       LOG.info("task={} run={} kind={} starts tables={}", task, runId, kind, chunks.keySet());

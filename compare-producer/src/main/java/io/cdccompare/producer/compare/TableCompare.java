@@ -42,6 +42,7 @@ final class TableCompare {
    * @param storedPositions the task's positions as the run found them, by table
    * @param flow flow control, or null without it
    * @param catalog a source session for catalog reads; {@code scan} the one chunks are read on
+   * @param offsets the table topics' offsets, recorded when a table's run starts
    */
   record Parts(
       String taskRunId,
@@ -53,7 +54,8 @@ final class TableCompare {
       VerdictFlow flow,
       Progress progress,
       Connection catalog,
-      Connection scan) {}
+      Connection scan,
+      TableTopicOffsets offsets) {}
 
   private final CompareConfig config;
   private final BooleanSupplier stopping;
@@ -88,7 +90,23 @@ final class TableCompare {
           false);
     }
     TableStart start = tableStart(plan, stored);
+    recordStartOffsets(plan, start.position());
     return scanChunks(plan, start.position(), start.restarted());
+  }
+
+  /**
+   * Records where the table topic stands before the table run's first chunk is opened: once the run
+   * completes, an incremental run compares the keys changed from there on. Every change below these
+   * offsets was committed before the run read any chunk, so the run compared it; a change above
+   * them may have come after its chunk was read, and is the next incremental run's. A run resumed
+   * after closed chunks without recorded offsets (started by an earlier version) records none,
+   * since changes may have come after its first chunks were read: it then leaves the table's
+   * completed offsets as they were.
+   */
+  private void recordStartOffsets(ScanPlan plan, Position position) throws Exception {
+    if (position.startOffsets() == null && position.nextChunk() == 0) {
+      run.positions().recordStart(plan.task().table(), run.offsets().end(plan.topic()));
+    }
   }
 
   /**

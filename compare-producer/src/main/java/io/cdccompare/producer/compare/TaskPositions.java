@@ -1,5 +1,6 @@
 package io.cdccompare.producer.compare;
 
+import io.cdccompare.core.stream.TopicOffsets;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.schemas.avro.TaskKind;
 import io.cdccompare.source.NoteTable;
@@ -17,8 +18,12 @@ import java.util.Map;
  * Where each table of a task stands, on the source, on a connection of its own (autocommit off,
  * every method one committed transaction): the rows of {@code repi.comparetables} (never
  * published), read when a run starts or resumes, reset when a table's run starts, and marked done.
- * The notes that move a position chunk by chunk are {@link ChunkNotes}', which commit the position
- * with the note; the lock that keeps a task single is {@link TaskLock}.
+ * Beside the resume position it keeps where the table topic stood ({@link TopicOffsets}): when the
+ * table's full run started ({@code start_offsets}), and when its last completed run started ({@code
+ * completed_offsets}, where an incremental run reads from); a run that starts and fails never
+ * touches the completed offsets. The notes that move a position chunk by chunk are {@link
+ * ChunkNotes}', which commit the position with the note; the lock that keeps a task single is
+ * {@link TaskLock}.
  */
 final class TaskPositions extends TaskBookkeeping {
 
@@ -39,7 +44,9 @@ final class TaskPositions extends TaskBookkeeping {
       long rowsRead,
       long rowsCompared,
       long runsStarted,
-      boolean tailClosed) {
+      boolean tailClosed,
+      TopicOffsets startOffsets,
+      TopicOffsets completedOffsets) {
 
     /**
      * The number of this table run among the task's runs of the table, from 0: it picks the slice a
@@ -67,7 +74,7 @@ final class TaskPositions extends TaskBookkeeping {
   void ensureTables() throws SQLException {
     try (Statement s = connection.createStatement()) {
       s.execute(NoteTable.POSITIONS_DDL);
-      if (PgCatalog.column(connection, NoteTable.POSITIONS, "tail_closed").isEmpty()) {
+      if (PgCatalog.column(connection, NoteTable.POSITIONS, "completed_offsets").isEmpty()) {
         s.execute(NoteTable.POSITIONS_UPGRADE);
       }
       if (PgCatalog.column(connection, NoteTable.NAME, "range_lower_incl").isEmpty()) {
@@ -84,7 +91,7 @@ final class TaskPositions extends TaskBookkeeping {
         connection.prepareStatement(
             "SELECT table_schema, table_name, task_run_id, run_id, state, column_fingerprint,"
                 + " next_chunk, saved_position, chunks_done, rows_read, rows_compared,"
-                + " runs_started, tail_closed"
+                + " runs_started, tail_closed, start_offsets, completed_offsets"
                 + " FROM repi.comparetables WHERE task = ?")) {
       s.setString(1, task);
       try (ResultSet rs = s.executeQuery()) {
@@ -104,7 +111,9 @@ final class TaskPositions extends TaskBookkeeping {
                   rs.getLong(10),
                   rs.getLong(11),
                   rs.getLong(12),
-                  rs.getBoolean(13)));
+                  rs.getBoolean(13),
+                  offsets(rs.getString(14)),
+                  offsets(rs.getString(15))));
         }
       }
     } finally {
@@ -142,6 +151,7 @@ final class TaskPositions extends TaskBookkeeping {
                 + " kind = excluded.kind, state = 'PENDING', column_fingerprint = NULL,"
                 + " next_chunk = 0, saved_position = NULL, chunks_done = 0, rows_read = 0,"
                 + " rows_compared = 0, runs_started = p.runs_started + 1, tail_closed = false,"
+                + " start_offsets = NULL,"
                 + " started_at = now(), updated_at = now(), finished_at = NULL")) {
       s.setString(1, task);
       s.setString(2, table.schema());
@@ -153,17 +163,54 @@ final class TaskPositions extends TaskBookkeeping {
     }
   }
 
-  /** Marks a table done in this run. */
+  /**
+   * Records where the table topic stood when the table's full run started: the completed offsets
+   * the run leaves when it completes.
+   */
+  void recordStart(TableName table, TopicOffsets offsets) throws SQLException {
+    update(table, "start_offsets = ?", offsets.encode());
+  }
+
+  /**
+   * Marks a table done in this run; its start offsets become its completed offsets (kept as they
+   * were when the run started without recording any: a run of an earlier version).
+   */
   void finish(TableName table) throws SQLException {
+    update(
+        table,
+        "state = 'DONE', finished_at = now(),"
+            + " completed_offsets = coalesce(start_offsets, completed_offsets)",
+        null);
+  }
+
+  /**
+   * Sets a table's completed offsets after an incremental run of it completed: where the stream
+   * stood when that run started. The table's resume position and start offsets are left as they
+   * are, so a stopped full run of the task still resumes where it stopped.
+   */
+  void complete(TableName table, TopicOffsets offsets) throws SQLException {
+    update(table, "completed_offsets = ?", offsets.encode());
+  }
+
+  private void update(TableName table, String set, String value) throws SQLException {
     try (PreparedStatement s =
         connection.prepareStatement(
-            "UPDATE repi.comparetables SET state = 'DONE', finished_at = now(), updated_at = now()"
-                + " WHERE task = ? AND table_schema = ? AND table_name = ?")) {
-      s.setString(1, task);
-      s.setString(2, table.schema());
-      s.setString(3, table.table());
+            "UPDATE repi.comparetables SET "
+                + set
+                + ", updated_at = now() WHERE task = ? AND table_schema = ? AND table_name = ?")) {
+      int i = 1;
+      if (value != null) {
+        s.setString(i++, value);
+      }
+      s.setString(i++, task);
+      s.setString(i++, table.schema());
+      s.setString(i, table.table());
       s.executeUpdate();
     }
     connection.commit();
+  }
+
+  private static TopicOffsets offsets(String text) {
+    return text == null ? null : TopicOffsets.decode(text);
   }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.cdccompare.core.compare.TableTask;
 import io.cdccompare.core.rowhash.LogicalType;
 import io.cdccompare.core.table.TableName;
+import io.cdccompare.schemas.avro.TaskKind;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -68,6 +69,30 @@ class CompareConfigTest {
     assertThat(config.flowChunksAhead()).isEqualTo(3);
     assertThat(config.flowStallTimeout()).hasSeconds(60);
     assertThat(CompareConfig.of(base()).resultsTopic()).isEqualTo("shop.compare.results");
+  }
+
+  @Test
+  void theTaskKindIsFullByDefaultOrIncremental() {
+    // Given a task without task.kind, and one with task.kind=incremental
+    Map<String, String> incremental = base();
+    incremental.put("task.kind", "incremental");
+
+    // When they are loaded / Then the first is full, the second incremental
+    assertThat(CompareConfig.of(base()).kind()).isEqualTo(TaskKind.FULL);
+    assertThat(CompareConfig.of(incremental).kind()).isEqualTo(TaskKind.INCREMENTAL);
+  }
+
+  @Test
+  void anUnknownTaskKindIsRefusedNamingTheKey() {
+    // Given a kind the task file does not know (recheck runs are started by compare recheck)
+    Map<String, String> values = base();
+    values.put("task.kind", "recheck");
+
+    // When it is loaded / Then task.kind is named with the kinds it takes
+    assertThatThrownBy(() -> CompareConfig.of(values))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("task.kind")
+        .hasMessageContaining("full, incremental");
   }
 
   @Test
