@@ -1,6 +1,7 @@
 package io.cdccompare.capture;
 
 import io.cdccompare.core.note.Note;
+import io.cdccompare.core.stream.ChangeHeaders;
 import io.cdccompare.core.stream.KeyPartitioner;
 import io.cdccompare.core.stream.SourcePosition;
 import io.cdccompare.core.table.TableName;
@@ -38,10 +39,6 @@ import org.slf4j.LoggerFactory;
  */
 final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEvent<SourceRecord>> {
   private static final Logger LOG = LoggerFactory.getLogger(ChangeRouter.class);
-  static final String LSN_HEADER = "cdc.lsn";
-  static final String COMMIT_LSN_HEADER = "cdc.lsn.commit";
-  static final String TXID_HEADER = "cdc.txid";
-  static final String OP_HEADER = "cdc.op";
 
   private final TopicLayout layout;
   private final Map<TableName, EventKeyEncoder> keys;
@@ -175,10 +172,12 @@ final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   private static RecordHeaders headers(SourcePosition position, String op) {
     RecordHeaders headers = new RecordHeaders();
     headers.add(
-        COMMIT_LSN_HEADER, Long.toString(position.commitLsn()).getBytes(StandardCharsets.UTF_8));
-    headers.add(LSN_HEADER, Long.toString(position.lsn()).getBytes(StandardCharsets.UTF_8));
-    headers.add(TXID_HEADER, Long.toString(position.txId()).getBytes(StandardCharsets.UTF_8));
-    headers.add(OP_HEADER, op.getBytes(StandardCharsets.UTF_8));
+        ChangeHeaders.COMMIT_LSN,
+        Long.toString(position.commitLsn()).getBytes(StandardCharsets.UTF_8));
+    headers.add(ChangeHeaders.LSN, Long.toString(position.lsn()).getBytes(StandardCharsets.UTF_8));
+    headers.add(
+        ChangeHeaders.TXID, Long.toString(position.txId()).getBytes(StandardCharsets.UTF_8));
+    headers.add(ChangeHeaders.OP, op.getBytes(StandardCharsets.UTF_8));
     return headers;
   }
 }

@@ -5,6 +5,7 @@ import static io.cdccompare.capture.CaptureFixture.key;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.cdccompare.core.stream.ChangeHeaders;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
@@ -100,10 +101,7 @@ class CaptureCrashIT {
       for (ConsumerRecord<byte[], byte[]> r : records) {
         positionsByKey
             .computeIfAbsent(key(r), k -> new ArrayList<>())
-            .add(
-                header(r, ChangeRouter.COMMIT_LSN_HEADER)
-                    + "/"
-                    + header(r, ChangeRouter.LSN_HEADER));
+            .add(header(r, ChangeHeaders.COMMIT_LSN) + "/" + header(r, ChangeHeaders.LSN));
       }
       List<List<String>> duplicated =
           positionsByKey.values().stream().filter(p -> p.size() > 1).toList();

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cdccompare.core.stream.ChangeHeaders;
 import io.cdccompare.core.stream.KeyPartitioner;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.embedded.Component;
@@ -88,7 +89,7 @@ class CaptureIT {
   }
 
   private static long commitLsn(ConsumerRecord<byte[], byte[]> r) {
-    return Long.parseLong(header(r, ChangeRouter.COMMIT_LSN_HEADER));
+    return Long.parseLong(header(r, ChangeHeaders.COMMIT_LSN));
   }
 
   static String describe(ConsumerRecord<byte[], byte[]> r) {

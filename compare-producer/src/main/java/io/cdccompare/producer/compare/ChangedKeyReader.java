@@ -1,6 +1,7 @@
 package io.cdccompare.producer.compare;
 
 import io.cdccompare.core.note.Note;
+import io.cdccompare.core.stream.ChangeHeaders;
 import io.cdccompare.core.stream.ChangeRange;
 import io.cdccompare.core.stream.TopicOffsets;
 import io.cdccompare.core.table.TableName;
@@ -37,9 +38,6 @@ import org.apache.kafka.common.header.Header;
  * resync: changes before it may never have been written), are refused the same way.
  */
 final class ChangedKeyReader {
-  /** The capture's header with a change's Debezium op ({@code capture}'s {@code ChangeRouter}). */
-  static final String OP_HEADER = "cdc.op";
-
   /** How long a partition may give nothing while the reader is below its end. */
   private static final Duration STALL = Duration.ofSeconds(60);
 
@@ -162,7 +160,7 @@ final class ChangedKeyReader {
     if (r.headers().lastHeader(Note.MARKER_HEADER) != null || r.key() == null) {
       return; // a marker, or no row change
     }
-    Header op = r.headers().lastHeader(OP_HEADER);
+    Header op = r.headers().lastHeader(ChangeHeaders.OP);
     String change = op == null ? "" : new String(op.value(), StandardCharsets.UTF_8);
     switch (change) {
       case "c", "u", "d" -> keys.add(new String(r.key(), StandardCharsets.UTF_8));

@@ -1,6 +1,7 @@
 package io.cdccompare.topology.verify;
 
 import io.cdccompare.core.note.Note;
+import io.cdccompare.core.stream.ChangeHeaders;
 import io.cdccompare.core.stream.SourcePosition;
 import io.cdccompare.events.EventValues;
 import io.cdccompare.schemas.avro.Marker;
@@ -29,9 +30,6 @@ import org.apache.kafka.connect.json.JsonConverter;
  * <p>Not thread-safe (the JSON converter keeps a schema cache): one per processor.
  */
 final class ChangeDecoder {
-  static final String COMMIT_LSN_HEADER = "cdc.lsn.commit";
-  static final String LSN_HEADER = "cdc.lsn";
-  static final String TXID_HEADER = "cdc.txid";
 
   private final Deserializer<Marker> markers;
   private final JsonConverter values = new JsonConverter();
@@ -43,23 +41,23 @@ final class ChangeDecoder {
 
   /** The source position in the capture's headers, {@code null} when the record carries none. */
   static SourcePosition sourcePosition(Headers headers) {
-    String commit = text(headers, COMMIT_LSN_HEADER);
-    String lsn = text(headers, LSN_HEADER);
+    String commit = text(headers, ChangeHeaders.COMMIT_LSN);
+    String lsn = text(headers, ChangeHeaders.LSN);
     if (commit == null || lsn == null) {
       return null;
     }
-    String txId = text(headers, TXID_HEADER);
+    String txId = text(headers, ChangeHeaders.TXID);
     try {
       return new SourcePosition(
           Long.parseLong(commit), Long.parseLong(lsn), txId == null ? 0 : Long.parseLong(txId));
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
           "headers "
-              + COMMIT_LSN_HEADER
+              + ChangeHeaders.COMMIT_LSN
               + "/"
-              + LSN_HEADER
+              + ChangeHeaders.LSN
               + "/"
-              + TXID_HEADER
+              + ChangeHeaders.TXID
               + " are no numbers");
     }
   }
