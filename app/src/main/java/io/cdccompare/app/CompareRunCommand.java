@@ -5,7 +5,9 @@ import io.cdccompare.operations.ExitCode;
 import io.cdccompare.operations.report.RunWait;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.producer.compare.CompareRun;
+import io.cdccompare.producer.compare.IncrementalRun;
 import io.cdccompare.schemas.avro.ChunkResult;
+import io.cdccompare.schemas.avro.TaskKind;
 import io.cdccompare.topology.report.ReportReader;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,8 +40,9 @@ import picocli.CommandLine.Option;
     name = "run",
     mixinStandardHelpOptions = true,
     description =
-        "Run a full compare task: every table in key-ordered chunks, each chunk hashed and noted"
-            + " (keys: compare-producer/README.md). A stopped task continues where it stopped.")
+        "Run a compare task: full (every table in key-ordered chunks, each chunk hashed and"
+            + " noted; a stopped task continues where it stopped) or incremental (only the keys"
+            + " changed since the table's last completed run). Keys: compare-producer/README.md.")
 final class CompareRunCommand implements Callable<Integer> {
   /** How often the report is read while waiting. */
   static final Duration WAIT_POLL = Duration.ofSeconds(1);
@@ -50,6 +53,12 @@ final class CompareRunCommand implements Callable<Integer> {
       paramLabel = "FILE",
       description = "Task file (Java properties, Kafka-style keys).")
   Path config;
+
+  @Option(
+      names = "--kind",
+      paramLabel = "KIND",
+      description = "full or incremental (default: the task file's task.kind, itself full).")
+  String kind;
 
   @Option(
       names = "--restart",
@@ -88,47 +97,107 @@ final class CompareRunCommand implements Callable<Integer> {
               + CompareConfig.TARGETS
               + " (the targets that verify this task, as named in the targets file)");
     }
-    CompareRun run = new CompareRun(task, restart);
+    TaskKind runKind = runKind(task);
+    AtomicReference<Runnable> stopRun = new AtomicReference<>(() -> {});
     AtomicReference<RunWait> waiting = new AtomicReference<>();
     AtomicReference<Rechecks> rechecking = new AtomicReference<>();
     try (StopHook hook =
         StopHook.install(
             "cdc-compare-compare-stop",
             () -> {
-              run.stop();
+              stopRun.get().run();
               Optional.ofNullable(waiting.get()).ifPresent(RunWait::stop);
               Optional.ofNullable(rechecking.get()).ifPresent(Rechecks::stop);
             })) {
-      CompareRun.Summary summary = run.run();
-      var out = spec.commandLine().getOut();
-      for (CompareRun.TableDone table : summary.tables()) {
-        out.printf(
-            "%s run=%s chunks=%d rows=%d compared=%d%s%n",
-            table.table(),
-            table.runId(),
-            table.chunks(),
-            table.rows(),
-            table.comparedRows(),
-            table.restarted() ? " (restarted: key or compared columns changed)" : "");
-      }
-      out.printf(
-          "task run %s %s%n",
-          summary.taskRunId(),
-          summary.complete() ? "noted every chunk" : "stopped; run again to continue");
-      out.flush();
-      if (!summary.complete()) {
+      Noted noted =
+          runKind == TaskKind.INCREMENTAL ? incremental(task, stopRun) : full(task, stopRun);
+      if (!noted.complete()) {
         return ExitCode.STOPPED.code();
       }
       if (!waitForReport) {
         return ExitCode.OK.code();
       }
-      int reported = awaitReport(task, summary, waiting);
+      int reported = awaitReport(task, noted.tables(), waiting);
       boolean verified = reported == ExitCode.OK.code() || reported == ExitCode.DIFFERENCES.code();
       if (!verified || !task.recheckInFlight()) {
         return reported;
       }
-      return ExitCode.worse(reported, recheckInFlight(task, summary, rechecking));
+      return ExitCode.worse(reported, recheckInFlight(task, noted.tables(), rechecking));
     }
+  }
+
+  /** What a run noted: per table its run and chunks, and whether it ran to its end. */
+  private record Noted(List<RunWait.NotedTable> tables, boolean complete) {}
+
+  /** The run's kind: {@code --kind}, else the task file's {@code task.kind}. */
+  private TaskKind runKind(CompareConfig task) {
+    TaskKind runKind;
+    if (kind == null) {
+      runKind = task.kind();
+    } else if (kind.equals("full")) {
+      runKind = TaskKind.FULL;
+    } else if (kind.equals("incremental")) {
+      runKind = TaskKind.INCREMENTAL;
+    } else {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--kind must be full or incremental, was '" + kind + "'");
+    }
+    if (runKind == TaskKind.INCREMENTAL && restart) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--restart starts a full run over; an incremental run compares the keys changed since"
+              + " the last completed run");
+    }
+    return runKind;
+  }
+
+  /** A full run of every table, continued after its last closed chunk unless --restart. */
+  private Noted full(CompareConfig task, AtomicReference<Runnable> stopRun) throws Exception {
+    CompareRun run = new CompareRun(task, restart);
+    stopRun.set(run::stop);
+    CompareRun.Summary summary = run.run();
+    var out = spec.commandLine().getOut();
+    for (CompareRun.TableDone table : summary.tables()) {
+      out.printf(
+          "%s run=%s chunks=%d rows=%d compared=%d%s%n",
+          table.table(),
+          table.runId(),
+          table.chunks(),
+          table.rows(),
+          table.comparedRows(),
+          table.restarted() ? " (restarted: key or compared columns changed)" : "");
+    }
+    out.printf(
+        "task run %s %s%n",
+        summary.taskRunId(),
+        summary.complete() ? "noted every chunk" : "stopped; run again to continue");
+    out.flush();
+    return new Noted(
+        summary.tables().stream()
+            .map(t -> new RunWait.NotedTable(t.table().toString(), t.runId(), t.chunks()))
+            .toList(),
+        summary.complete());
+  }
+
+  /** An incremental run: the changed keys of each table, or a full run of a table seen first. */
+  private Noted incremental(CompareConfig task, AtomicReference<Runnable> stopRun)
+      throws Exception {
+    IncrementalRun run = new IncrementalRun(task);
+    stopRun.set(run::stop);
+    IncrementalRun.Summary summary = run.run();
+    var out = spec.commandLine().getOut();
+    summary.tables().forEach(table -> out.println(table.describe()));
+    out.printf(
+        "incremental run %s %s%n",
+        summary.runId(),
+        summary.complete() ? "noted every chunk" : "stopped; run again to continue");
+    out.flush();
+    return new Noted(
+        summary.tables().stream()
+            .filter(t -> t.chunks() > 0)
+            .map(t -> new RunWait.NotedTable(t.table().toString(), t.runId(), t.chunks()))
+            .toList(),
+        summary.complete());
   }
 
   /**
@@ -136,13 +205,11 @@ final class CompareRunCommand implements Callable<Integer> {
    * times, and prints what each key ended as; returns the rechecks' exit code.
    */
   private int recheckInFlight(
-      CompareConfig task, CompareRun.Summary summary, AtomicReference<Rechecks> rechecking)
+      CompareConfig task, List<RunWait.NotedTable> noted, AtomicReference<Rechecks> rechecking)
       throws Exception {
     ReportReader reader = TaskReportReader.of(task);
     Map<String, String> runs = new TreeMap<>();
-    summary.tables().stream()
-        .filter(t -> t.chunks() > 0)
-        .forEach(t -> runs.put(t.table().toString(), t.runId()));
+    noted.stream().filter(t -> t.chunks() > 0).forEach(t -> runs.put(t.table(), t.runId()));
     if (runs.isEmpty()) {
       return ExitCode.OK.code();
     }
@@ -156,13 +223,9 @@ final class CompareRunCommand implements Callable<Integer> {
 
   /** Waits for the targets, prints the task's report and returns its exit code. */
   private int awaitReport(
-      CompareConfig task, CompareRun.Summary summary, AtomicReference<RunWait> waiting)
+      CompareConfig task, List<RunWait.NotedTable> tables, AtomicReference<RunWait> waiting)
       throws InterruptedException {
     ReportReader reader = TaskReportReader.of(task);
-    List<RunWait.NotedTable> tables =
-        summary.tables().stream()
-            .map(t -> new RunWait.NotedTable(t.table().toString(), t.runId(), t.chunks()))
-            .toList();
     RunWait wait = new RunWait(reader::entries, task.taskName(), task.targets(), tables, WAIT_POLL);
     waiting.set(wait);
     CommandLine cli = spec.commandLine();
