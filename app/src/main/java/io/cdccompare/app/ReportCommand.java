@@ -1,17 +1,20 @@
 package io.cdccompare.app;
 
 import io.cdccompare.operations.config.TargetsConfig;
+import io.cdccompare.operations.report.RecheckAttempts;
 import io.cdccompare.operations.report.ReportJson;
 import io.cdccompare.operations.report.ReportOutcome;
 import io.cdccompare.operations.report.ReportTable;
 import io.cdccompare.operations.report.ResultKeys;
 import io.cdccompare.operations.report.TaskReport;
 import io.cdccompare.operations.report.TaskReports;
+import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.topology.report.ReportReader;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Predicate;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -19,10 +22,11 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code cdc-compare report -c FILE [--task NAME] [-o table|json] [--keys]}: shows the report as it
- * stands — per task and target the totals and the tables, chunks noted vs verified, row outcomes —
- * and exits with its outcome ({@link ReportOutcome}): 0 in sync, 3 differences, 4 unverifiable or
- * resync needed, 5 not every noted chunk verified yet (or nothing reported, or a table of which no
- * row was compared); 1 when Kafka cannot be read, 2 for a bad file.
+ * stands — per task and target the totals and the tables, chunks noted vs verified, row outcomes;
+ * with {@code --keys} the difference keys and the recheck attempts of each table's run — and exits
+ * with its outcome ({@link ReportOutcome}): 0 in sync, 3 differences, 4 unverifiable or resync
+ * needed, 5 not every noted chunk verified yet (or nothing reported, or a table of which no row was
+ * compared); 1 when Kafka cannot be read, 2 for a bad file.
  */
 @Command(
     name = "report",
@@ -49,14 +53,18 @@ final class ReportCommand implements Callable<Integer> {
 
   @Option(
       names = "--keys",
-      description = "List the failed, missed and extra keys of every table with differences.")
+      description =
+          "List the failed, missed and extra keys of every table with differences, and the"
+              + " recheck attempts of each table's run.")
   boolean keys;
 
   @Option(
       names = "--max-keys",
       paramLabel = "N",
       defaultValue = "100",
-      description = "Keys listed per kind and table at most (default ${DEFAULT-VALUE}; 0: all).")
+      description =
+          "Keys listed per kind and table (and recheck attempt) at most (default"
+              + " ${DEFAULT-VALUE}; 0: all).")
   int maxKeys;
 
   @Option(
@@ -88,9 +96,15 @@ final class ReportCommand implements Callable<Integer> {
     List<TaskReport> shown =
         TaskReports.of(reader.entries(), Optional.ofNullable(task), targets.targetNames());
     if (keys) {
-      ResultKeys found =
-          ResultKeys.of(reader.results(ResultKeys.ofRowsWithDifferences(shown)), maxKeys);
-      shown = TaskReports.withKeys(shown, found);
+      Predicate<ChunkResult> differences = ResultKeys.ofRowsWithDifferences(shown);
+      Predicate<ChunkResult> rechecks = RecheckAttempts.ofRows(shown);
+      List<ChunkResult> results = reader.results(differences.or(rechecks));
+      shown =
+          TaskReports.withKeys(
+              shown, ResultKeys.of(results.stream().filter(differences).toList(), maxKeys));
+      shown =
+          TaskReports.withRechecks(
+              shown, RecheckAttempts.of(results.stream().filter(rechecks).toList(), maxKeys));
     }
     ReportOutcome outcome = ReportOutcome.of(shown);
     var out = spec.commandLine().getOut();

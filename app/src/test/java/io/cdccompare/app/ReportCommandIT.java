@@ -7,6 +7,7 @@ import static io.cdccompare.operations.report.ReportFixtures.TASK;
 import static io.cdccompare.operations.report.ReportFixtures.counts;
 import static io.cdccompare.operations.report.ReportFixtures.entry;
 import static io.cdccompare.operations.report.ReportFixtures.nothingCompared;
+import static io.cdccompare.operations.report.ReportFixtures.recheckResult;
 import static io.cdccompare.operations.report.ReportFixtures.result;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -182,6 +183,85 @@ class ReportCommandIT {
     assertThat(orders.at("/keys/missed/keys").toString()).isEqualTo("[\"7\"]");
     assertThat(orders.at("/keys/extra/keys").toString()).isEqualTo("[\"42\"]");
     assertThat(doc.at("/tasks/0/targets/0/tables/0").has("keys")).isFalse();
+  }
+
+  @Test
+  void theRechecksOfATablesRunFollowItsRowWithTheirKeysAndLeaveTheExitCodeAlone() throws Exception {
+    // Given both targets in sync on orders, pg with 3 rows in flight; pg's recheck 1 cleared one,
+    // confirmed key 30 failed (its result re-emitted) and saw key 12 change again; recheck 2 saw
+    // key 12 change again; a recheck of an older run on pg is in the results too
+    createTopics();
+    produceEntries(
+        entry(PG, null, ReportStatus.IN_SYNC, 2, 2, counts(2000, 0, 0, 0, 3)),
+        entry(PG, ORDERS, ReportStatus.IN_SYNC, 2, 2, counts(2000, 0, 0, 0, 3)),
+        entry(MARIA, null, ReportStatus.IN_SYNC, 2, 2, counts(2003, 0, 0, 0, 0)),
+        entry(MARIA, ORDERS, ReportStatus.IN_SYNC, 2, 2, counts(2003, 0, 0, 0, 0)));
+    ChunkResult confirmed =
+        recheckResult(PG, ORDERS, 1, 0, 1)
+            .setCounts(counts(0, 1, 0, 0, 0))
+            .setFailedKeys(List.of("30"))
+            .build();
+    produceResults(
+        recheckResult(PG, ORDERS, 1, 0, 0)
+            .setCounts(counts(1, 0, 0, 0, 1))
+            .setInFlightKeys(List.of("12"))
+            .build(),
+        confirmed,
+        confirmed,
+        recheckResult(PG, ORDERS, 2, 0, 0)
+            .setCounts(counts(0, 0, 0, 0, 1))
+            .setInFlightKeys(List.of("12"))
+            .build(),
+        recheckResult(PG, ORDERS, 1, 0, 0)
+            .setRunId("older.recheck1")
+            .setFailedKeys(List.of("999"))
+            .build());
+
+    // When the report is shown with the keys
+    int exit = report("--keys");
+
+    // Then exit 0 as the run's rows say, and under pg's orders row one line per attempt with its
+    // keys, the last one's in-flight key unsettled; maria's row shows nothing new
+    assertThat(exit).as("exit code; stderr: %s", err).isEqualTo(ExitCode.OK.code());
+    List<String> lines = out.toString().lines().toList();
+    assertThat(lines.get(3)).startsWith("pg-replica     public.orders");
+    assertThat(lines.subList(4, lines.size() - 2))
+        .containsExactly(
+            "    recheck 1 (20260304T050607Z-a1b2c3.recheck1): cleared 1, failed 1, missed 0,"
+                + " extra 0, in flight 1",
+            "    failed keys (1):",
+            "      30",
+            "    in flight keys (1):",
+            "      12",
+            "    recheck 2 (20260304T050607Z-a1b2c3.recheck2): cleared 0, failed 0, missed 0,"
+                + " extra 0, in flight 1 (unsettled)",
+            "    in flight keys (1):",
+            "      12");
+    assertThat(lines.get(lines.size() - 2)).startsWith("maria-replica  (all tables)");
+    assertThat(lines.get(lines.size() - 1)).startsWith("maria-replica  public.orders");
+    assertThat(out.toString()).doesNotContain("999");
+
+    // And without --keys they are not read
+    assertThat(report()).isEqualTo(ExitCode.OK.code());
+    assertThat(out.toString()).doesNotContain("recheck");
+
+    // And the JSON lists them on pg's table, valid against the schema
+    JsonNode doc = reportJson("--keys");
+    assertThat(doc.get("exitCode").asInt()).isZero();
+    JsonNode rechecks = doc.at("/tasks/0/targets/0/tables/0/rechecks");
+    assertThat(rechecks.size()).isEqualTo(2);
+    assertThat(rechecks.get(0).get("runId").asText()).isEqualTo("20260304T050607Z-a1b2c3.recheck1");
+    assertThat(
+            List.of(
+                rechecks.get(0).get("cleared").asLong(),
+                rechecks.get(0).get("failed").asLong(),
+                rechecks.get(0).get("inFlight").asLong(),
+                rechecks.get(0).get("unverifiableChunks").asLong()))
+        .containsExactly(1L, 1L, 1L, 0L);
+    assertThat(rechecks.get(0).at("/keys/failed/keys").toString()).isEqualTo("[\"30\"]");
+    assertThat(rechecks.get(1).get("attempt").asInt()).isEqualTo(2);
+    assertThat(rechecks.get(1).at("/keys/inFlight/keys").toString()).isEqualTo("[\"12\"]");
+    assertThat(doc.at("/tasks/0/targets/1/tables/0").has("rechecks")).isFalse();
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.cdccompare.operations.report;
 
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -21,6 +22,17 @@ public record DifferenceKeys(Keys failed, Keys missed, Keys extra) {
         throw new IllegalArgumentException(
             "total " + total + " is less than the " + shown.size() + " keys shown");
       }
+    }
+
+    /**
+     * The first {@code maxKeys} of {@code sorted} (0: all), with their total.
+     *
+     * @param sorted distinct keys, already in key order ({@link KeyOrder})
+     */
+    static Keys first(Collection<String> sorted, int maxKeys) {
+      List<String> all = List.copyOf(sorted);
+      return new Keys(
+          maxKeys == 0 || all.size() <= maxKeys ? all : all.subList(0, maxKeys), all.size());
     }
 
     /** Keys that exist but are not shown. */

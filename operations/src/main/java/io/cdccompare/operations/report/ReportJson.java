@@ -17,7 +17,7 @@ import java.util.Optional;
  * {@code docs/report.schema.json} checks: the outcome (exit code, kind, reason), then per task and
  * target the totals and the tables. Fields that have no value (a target without results has no run)
  * are {@code null}, never left out; {@code keys} appears on the tables that have differences when
- * the keys were asked for.
+ * the keys were asked for, and {@code rechecks} on the tables whose run was rechecked.
  */
 public final class ReportJson {
   /** The version of the document's shape; a change that breaks a reader raises it. */
@@ -52,6 +52,9 @@ public final class ReportJson {
           tableNode.put("table", row.table().orElseThrow());
           putRow(tableNode, row);
           row.keys().ifPresent(keys -> putKeys(tableNode.putObject("keys"), keys));
+          if (!row.rechecks().isEmpty()) {
+            putRechecks(tableNode.putArray("rechecks"), row.rechecks());
+          }
         }
       }
     }
@@ -107,6 +110,24 @@ public final class ReportJson {
     putKind(node.putObject("failed"), keys.failed());
     putKind(node.putObject("missed"), keys.missed());
     putKind(node.putObject("extra"), keys.extra());
+  }
+
+  private static void putRechecks(ArrayNode array, List<RecheckAttempt> attempts) {
+    for (RecheckAttempt attempt : attempts) {
+      ObjectNode node = array.addObject();
+      node.put("runId", attempt.runId());
+      node.put("attempt", attempt.attempt());
+      RowTotals rows = attempt.rows();
+      node.put("cleared", rows.matched());
+      node.put("failed", rows.failed());
+      node.put("missed", rows.missed());
+      node.put("extra", rows.extra());
+      node.put("inFlight", rows.inFlight());
+      node.put("unverifiableChunks", attempt.unverifiableChunks());
+      ObjectNode keys = node.putObject("keys");
+      putKeys(keys, attempt.keys());
+      putKind(keys.putObject("inFlight"), attempt.inFlight());
+    }
   }
 
   private static void putKind(ObjectNode node, DifferenceKeys.Keys keys) {

@@ -7,6 +7,7 @@ import io.cdccompare.core.report.SourceRows;
 import io.cdccompare.schemas.avro.ReportEntry;
 import io.cdccompare.schemas.avro.RowCounts;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -25,6 +26,8 @@ import java.util.Optional;
  *     unverifiable and schema drift chunks, row outcomes, source rows read, compared and covered
  * @param lastUpdate when the totals last changed; empty for NO_RESULTS
  * @param keys the difference keys, when asked for and the row has differences
+ * @param rechecks the recheck attempts of the row's run on its target and table, in attempt order;
+ *     empty when there is none or they were not asked for
  */
 public record ReportRow(
     Optional<String> table,
@@ -34,7 +37,8 @@ public record ReportRow(
     ShownStatus status,
     ReportTotals totals,
     Optional<Instant> lastUpdate,
-    Optional<DifferenceKeys> keys) {
+    Optional<DifferenceKeys> keys,
+    List<RecheckAttempt> rechecks) {
 
   public ReportRow {
     Objects.requireNonNull(table, "table");
@@ -45,6 +49,7 @@ public record ReportRow(
     Objects.requireNonNull(totals, "totals");
     Objects.requireNonNull(lastUpdate, "lastUpdate");
     Objects.requireNonNull(keys, "keys");
+    rechecks = List.copyOf(rechecks);
   }
 
   /** The totals row of a target that has no entry for the task. */
@@ -57,7 +62,8 @@ public record ReportRow(
         ShownStatus.NO_RESULTS,
         ReportTotals.EMPTY,
         Optional.empty(),
-        Optional.empty());
+        Optional.empty(),
+        List.of());
   }
 
   /** The row of a report entry as read from the report topic. */
@@ -85,13 +91,27 @@ public record ReportRow(
         status,
         totals,
         Optional.of(entry.getLastUpdate()),
-        Optional.empty());
+        Optional.empty(),
+        List.of());
   }
 
   /** This row with the keys of its differences. */
   public ReportRow withKeys(DifferenceKeys differenceKeys) {
     return new ReportRow(
-        table, runId, taskKind, slice, status, totals, lastUpdate, Optional.of(differenceKeys));
+        table,
+        runId,
+        taskKind,
+        slice,
+        status,
+        totals,
+        lastUpdate,
+        Optional.of(differenceKeys),
+        rechecks);
+  }
+
+  /** This row with the recheck attempts of its run. */
+  public ReportRow withRechecks(List<RecheckAttempt> attempts) {
+    return new ReportRow(table, runId, taskKind, slice, status, totals, lastUpdate, keys, attempts);
   }
 
   /**

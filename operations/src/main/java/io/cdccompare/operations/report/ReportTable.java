@@ -12,9 +12,10 @@ import java.util.List;
  * row per target's totals ({@code (all tables)}) and per table, text left-aligned and numbers
  * right-aligned, no colours. {@code SOURCE ROWS} are the rows the run read on the source, {@code
  * COVERED} the share of them its coverage cycle compared ({@code -} while unknown). Difference
- * keys, when present, are listed one per line under their row. Names and keys are written with
- * control characters escaped ({@code \n}, {@code \u001b}), so that nothing read from a topic can
- * move the cursor or change the terminal.
+ * keys, when present, are listed one per line under their row, then the row run's recheck attempts,
+ * one line each with its counts and then its keys. Names and keys are written with control
+ * characters escaped ({@code \n}, {@code \u001b}), so that nothing read from a topic can move the
+ * cursor or change the terminal.
  */
 public final class ReportTable {
   static final String ALL_TABLES = "(all tables)";
@@ -69,6 +70,9 @@ public final class ReportTable {
       for (ReportRow row : target.rows()) {
         lines.add(new Line(cells(target.target(), row), List.of()));
         row.keys().ifPresent(keys -> lines.add(new Line(null, keyLines(keys))));
+        if (!row.rechecks().isEmpty()) {
+          lines.add(new Line(null, recheckLines(row.rechecks())));
+        }
       }
     }
     int[] widths = new int[HEADER.length];
@@ -151,9 +155,49 @@ public final class ReportTable {
 
   private static List<String> keyLines(DifferenceKeys keys) {
     List<String> lines = new ArrayList<>();
+    addKeys(lines, keys);
+    return lines;
+  }
+
+  private static void addKeys(List<String> lines, DifferenceKeys keys) {
     addKeys(lines, "failed", keys.failed());
     addKeys(lines, "missed", keys.missed());
     addKeys(lines, "extra", keys.extra());
+  }
+
+  /**
+   * Per attempt one line, {@code recheck 1 (<run>.recheck1): cleared 12, failed 1, missed 0, extra
+   * 0, in flight 1}, its in-flight rows marked {@code (unsettled)} on the last attempt, its
+   * unverifiable chunks added when there are any; then its keys.
+   */
+  private static List<String> recheckLines(List<RecheckAttempt> attempts) {
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < attempts.size(); i++) {
+      RecheckAttempt a = attempts.get(i);
+      boolean last = i == attempts.size() - 1;
+      RowTotals rows = a.rows();
+      lines.add(
+          "    recheck "
+              + a.attempt()
+              + " ("
+              + safe(a.runId())
+              + "): cleared "
+              + rows.matched()
+              + ", failed "
+              + rows.failed()
+              + ", missed "
+              + rows.missed()
+              + ", extra "
+              + rows.extra()
+              + ", in flight "
+              + rows.inFlight()
+              + (last && rows.inFlight() > 0 ? " (unsettled)" : "")
+              + (a.unverifiableChunks() > 0
+                  ? ", unverifiable chunks " + a.unverifiableChunks()
+                  : ""));
+      addKeys(lines, a.keys());
+      addKeys(lines, "in flight", a.inFlight());
+    }
     return lines;
   }
 

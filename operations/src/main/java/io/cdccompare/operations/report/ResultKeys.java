@@ -79,13 +79,9 @@ public final class ResultKeys implements TaskReports.KeysOf {
   @Override
   public DifferenceKeys keys(String task, String target, String table, String runId) {
     Kinds kinds = byRow.getOrDefault(new Id(task, target, table, runId), NONE);
-    return new DifferenceKeys(shown(kinds.failed()), shown(kinds.missed()), shown(kinds.extra()));
-  }
-
-  private DifferenceKeys.Keys shown(Set<String> keys) {
-    List<String> sorted = List.copyOf(keys);
-    return new DifferenceKeys.Keys(
-        maxKeys == 0 || sorted.size() <= maxKeys ? sorted : sorted.subList(0, maxKeys),
-        sorted.size());
+    return new DifferenceKeys(
+        DifferenceKeys.Keys.first(kinds.failed(), maxKeys),
+        DifferenceKeys.Keys.first(kinds.missed(), maxKeys),
+        DifferenceKeys.Keys.first(kinds.extra(), maxKeys));
   }
 }

@@ -110,7 +110,8 @@ public final class TaskReports {
         status,
         sum,
         lastUpdate,
-        Optional.empty());
+        Optional.empty(),
+        List.of());
   }
 
   /** The reports with every row that has differences given its keys by {@code keysOf}. */
@@ -138,6 +139,42 @@ public final class TaskReports {
       out.add(new TaskReport(report.task(), targets));
     }
     return out;
+  }
+
+  /**
+   * The reports with every table row that has a run given the recheck attempts of that run by
+   * {@code rechecksOf}; the targets' totals rows are left as they are.
+   */
+  public static List<TaskReport> withRechecks(List<TaskReport> reports, RechecksOf rechecksOf) {
+    List<TaskReport> out = new ArrayList<>();
+    for (TaskReport report : reports) {
+      List<TargetReport> targets = new ArrayList<>();
+      for (TargetReport target : report.targets()) {
+        List<ReportRow> tables = new ArrayList<>();
+        for (ReportRow row : target.tables()) {
+          tables.add(
+              row.runId().isPresent()
+                  ? row.withRechecks(
+                      Objects.requireNonNull(
+                          rechecksOf.rechecks(
+                              report.task(),
+                              target.target(),
+                              row.table().orElseThrow(),
+                              row.runId().get()),
+                          "rechecks"))
+                  : row);
+        }
+        targets.add(new TargetReport(target.target(), target.total(), tables));
+      }
+      out.add(new TaskReport(report.task(), targets));
+    }
+    return out;
+  }
+
+  /** The recheck attempts of one run of one table on one target, in attempt order. */
+  @FunctionalInterface
+  public interface RechecksOf {
+    List<RecheckAttempt> rechecks(String task, String target, String table, String runId);
   }
 
   /** The difference keys of one table of one run on one target. */

@@ -1,5 +1,6 @@
 package io.cdccompare.operations.report;
 
+import io.cdccompare.core.recheck.RecheckRuns;
 import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.ChunkState;
 import io.cdccompare.schemas.avro.ReportEntry;
@@ -98,5 +99,16 @@ public final class ReportFixtures {
         .setInFlightKeys(List.of())
         .setError(null)
         .setVerifiedAt(AT);
+  }
+
+  /**
+   * A VERIFIED result of one partition of one chunk of recheck attempt {@code attempt} of {@code
+   * TASK}'s run {@code RUN}: run id {@code RUN.recheck<attempt>}, task kind RECHECK.
+   */
+  public static ChunkResult.Builder recheckResult(
+      String target, String table, int attempt, long chunk, int partition) {
+    return result(target, table, chunk, partition)
+        .setRunId(RecheckRuns.runId(RUN, attempt))
+        .setTaskKind(TaskKind.RECHECK);
   }
 }

@@ -7,11 +7,13 @@ import static io.cdccompare.operations.report.ReportFixtures.RUN;
 import static io.cdccompare.operations.report.ReportFixtures.counts;
 import static io.cdccompare.operations.report.ReportFixtures.entry;
 import static io.cdccompare.operations.report.ReportFixtures.nothingCompared;
+import static io.cdccompare.operations.report.ReportFixtures.recheckResult;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cdccompare.schemas.avro.ChunkState;
 import io.cdccompare.schemas.avro.ReportEntry;
 import io.cdccompare.schemas.avro.ReportStatus;
 import java.io.StringWriter;
@@ -48,6 +50,74 @@ class ReportJsonTest {
             new DifferenceKeys.Keys(List.of("8"), 1),
             new DifferenceKeys.Keys(List.of(), 0));
     return TaskReports.withKeys(tasks, (t, target, table, run) -> keys);
+  }
+
+  /** {@link #differencesWithKeys()} with two recheck attempts of the run on pg's orders. */
+  private static List<TaskReport> differencesWithRechecks() {
+    RecheckAttempts attempts =
+        RecheckAttempts.of(
+            List.of(
+                recheckResult(PG, ORDERS, 1, 0, 0)
+                    .setCounts(counts(0, 1, 0, 0, 1))
+                    .setFailedKeys(List.of("4"))
+                    .setInFlightKeys(List.of("12"))
+                    .build(),
+                recheckResult(PG, ORDERS, 1, 0, 1).setState(ChunkState.UNVERIFIABLE).build(),
+                recheckResult(PG, ORDERS, 2, 0, 0)
+                    .setCounts(counts(0, 0, 0, 0, 1))
+                    .setInFlightKeys(List.of("12"))
+                    .build()),
+            100);
+    return TaskReports.withRechecks(differencesWithKeys(), attempts);
+  }
+
+  @Test
+  void theRechecksOfATablesRunAreListedInAttemptOrder() throws Exception {
+    // Given pg's orders rechecked twice
+    List<TaskReport> tasks = differencesWithRechecks();
+
+    // When it is written
+    StringWriter text = new StringWriter();
+    ReportJson.write(tasks, ReportOutcome.of(tasks), TOPIC, text);
+    JsonNode doc = new ObjectMapper().readTree(text.toString());
+
+    // Then the table holds both attempts with their counts and keys, and the exit code is the run's
+    assertThat(doc.get("exitCode").asInt()).isEqualTo(3);
+    JsonNode rechecks = doc.at("/tasks/0/targets/0/tables/0/rechecks");
+    assertThat(rechecks.size()).isEqualTo(2);
+    JsonNode first = rechecks.get(0);
+    assertThat(first.get("runId").asText()).isEqualTo(RUN + ".recheck1");
+    assertThat(first.get("attempt").asInt()).isEqualTo(1);
+    assertThat(
+            List.of(
+                first.get("cleared").asLong(),
+                first.get("failed").asLong(),
+                first.get("missed").asLong(),
+                first.get("extra").asLong(),
+                first.get("inFlight").asLong(),
+                first.get("unverifiableChunks").asLong()))
+        .containsExactly(0L, 1L, 0L, 0L, 1L, 1L);
+    assertThat(first.at("/keys/failed/keys").toString()).isEqualTo("[\"4\"]");
+    assertThat(first.at("/keys/failed/total").asLong()).isEqualTo(1);
+    assertThat(first.at("/keys/missed/keys").toString()).isEqualTo("[]");
+    assertThat(first.at("/keys/inFlight/keys").toString()).isEqualTo("[\"12\"]");
+    assertThat(rechecks.get(1).get("attempt").asInt()).isEqualTo(2);
+    assertThat(rechecks.get(1).get("inFlight").asLong()).isEqualTo(1);
+    assertThat(doc.at("/tasks/0/targets/0").has("rechecks")).isFalse();
+    assertThat(ReportSchema.errors(doc)).as(text.toString()).isEmpty();
+  }
+
+  @Test
+  void aTableWithoutRechecksHasNoRechecksField() {
+    // Given the table's run was never rechecked, asked with the keys
+    List<TaskReport> tasks =
+        TaskReports.withRechecks(differencesWithKeys(), RecheckAttempts.of(List.of(), 100));
+
+    // When it is written
+    ObjectNode doc = ReportJson.document(tasks, ReportOutcome.of(tasks), TOPIC);
+
+    // Then the table shows nothing new
+    assertThat(doc.at("/tasks/0/targets/0/tables/0").has("rechecks")).isFalse();
   }
 
   @Test
@@ -119,6 +189,7 @@ class ReportJsonTest {
     List<List<TaskReport>> reports =
         List.of(
             differencesWithKeys(),
+            differencesWithRechecks(),
             List.of(),
             TaskReports.of(
                 List.of(entry(PG, ORDERS, ReportStatus.IN_SYNC, 1, 1, counts(5, 0, 0, 0, 0))),
@@ -169,6 +240,15 @@ class ReportJsonTest {
     ObjectNode overCovered =
         ReportJson.document(differencesWithKeys(), ReportOutcome.of(differencesWithKeys()), TOPIC);
     ((ObjectNode) overCovered.at("/tasks/0/targets/0/tables/0")).put("coverage", 1.5);
+    ObjectNode recheckColour =
+        ReportJson.document(
+            differencesWithRechecks(), ReportOutcome.of(differencesWithRechecks()), TOPIC);
+    ((ObjectNode) recheckColour.at("/tasks/0/targets/0/tables/0/rechecks/1")).put("colour", "red");
+    ObjectNode recheckWithoutKeys =
+        ReportJson.document(
+            differencesWithRechecks(), ReportOutcome.of(differencesWithRechecks()), TOPIC);
+    ((ObjectNode) recheckWithoutKeys.at("/tasks/0/targets/0/tables/0/rechecks/0/keys"))
+        .remove("inFlight");
 
     // When they are validated / Then each is refused
     assertThat(ReportSchema.errors(missingCount)).anyMatch(e -> e.contains("failed"));
@@ -176,6 +256,8 @@ class ReportJsonTest {
     assertThat(ReportSchema.errors(unknownField)).anyMatch(e -> e.contains("colour"));
     assertThat(ReportSchema.errors(negative)).anyMatch(e -> e.contains("matched"));
     assertThat(ReportSchema.errors(overCovered)).anyMatch(e -> e.contains("coverage"));
+    assertThat(ReportSchema.errors(recheckColour)).anyMatch(e -> e.contains("colour"));
+    assertThat(ReportSchema.errors(recheckWithoutKeys)).anyMatch(e -> e.contains("inFlight"));
   }
 
   @Test

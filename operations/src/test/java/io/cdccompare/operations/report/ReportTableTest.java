@@ -5,6 +5,7 @@ import static io.cdccompare.operations.report.ReportFixtures.ORDERS;
 import static io.cdccompare.operations.report.ReportFixtures.PG;
 import static io.cdccompare.operations.report.ReportFixtures.counts;
 import static io.cdccompare.operations.report.ReportFixtures.entry;
+import static io.cdccompare.operations.report.ReportFixtures.recheckResult;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cdccompare.core.report.SourceRows;
@@ -99,6 +100,94 @@ class ReportTableTest {
                 + "      (1 more)\n"
                 + "    extra keys (1):\n"
                 + "      a,b\n");
+  }
+
+  @Test
+  void recheckAttemptsFollowTheKeysOfTheirRowOneLineEachWithTheirKeys() {
+    // Given orders with a missed key and 3 rows in flight on pg; attempt 1 cleared 1, confirmed
+    // key 5 failed and left 2 in flight; attempt 2 cleared 1 and left key 8 in flight
+    TaskReport task =
+        TaskReports.of(
+                List.of(entry(PG, ORDERS, ReportStatus.DIFFERENCES, 1, 1, counts(7, 0, 1, 0, 3))),
+                Optional.empty(),
+                List.of(PG))
+            .get(0);
+    DifferenceKeys keys =
+        new DifferenceKeys(
+            new DifferenceKeys.Keys(List.of(), 0),
+            new DifferenceKeys.Keys(List.of("2"), 1),
+            new DifferenceKeys.Keys(List.of(), 0));
+    RecheckAttempts attempts =
+        RecheckAttempts.of(
+            List.of(
+                recheckResult(PG, ORDERS, 1, 0, 0)
+                    .setCounts(counts(1, 1, 0, 0, 2))
+                    .setFailedKeys(List.of("5"))
+                    .setInFlightKeys(List.of("8", "6"))
+                    .build(),
+                recheckResult(PG, ORDERS, 2, 0, 0)
+                    .setCounts(counts(1, 0, 0, 0, 1))
+                    .setInFlightKeys(List.of("8"))
+                    .build()),
+            100);
+
+    // When it is written with its keys and rechecks
+    String text =
+        render(
+            TaskReports.withRechecks(
+                TaskReports.withKeys(List.of(task), (t, target, table, run) -> keys), attempts));
+
+    // Then each attempt follows the row's keys, the last one's in-flight rows unsettled
+    assertThat(text)
+        .endsWith(
+            "        -        7       0       1      0          3             0      0\n"
+                + "    missed keys (1):\n"
+                + "      2\n"
+                + "    recheck 1 (20260304T050607Z-a1b2c3.recheck1): cleared 1, failed 1, missed 0,"
+                + " extra 0, in flight 2\n"
+                + "    failed keys (1):\n"
+                + "      5\n"
+                + "    in flight keys (2):\n"
+                + "      6\n"
+                + "      8\n"
+                + "    recheck 2 (20260304T050607Z-a1b2c3.recheck2): cleared 1, failed 0, missed 0,"
+                + " extra 0, in flight 1 (unsettled)\n"
+                + "    in flight keys (1):\n"
+                + "      8\n");
+  }
+
+  @Test
+  void aRecheckWithAnUnverifiableChunkSaysSoAndARowWithoutRechecksShowsNothingNew() {
+    // Given orders rechecked once with its one chunk unverifiable, lines never rechecked
+    List<TaskReport> tasks =
+        TaskReports.of(
+            List.of(
+                entry(PG, ORDERS, ReportStatus.IN_SYNC, 1, 1, counts(7, 0, 0, 0, 1)),
+                entry(PG, ReportFixtures.LINES, ReportStatus.IN_SYNC, 1, 1, counts(7, 0, 0, 0, 0))),
+            Optional.empty(),
+            List.of(PG));
+    RecheckAttempts attempts =
+        RecheckAttempts.of(
+            List.of(
+                recheckResult(PG, ORDERS, 1, 0, 0)
+                    .setState(io.cdccompare.schemas.avro.ChunkState.UNVERIFIABLE)
+                    .build()),
+            100);
+
+    // When it is written
+    String text = render(TaskReports.withRechecks(tasks, attempts));
+
+    // Then the attempt names its unverifiable chunk; lines has no line under it
+    assertThat(text)
+        .contains(
+            "pg-replica  public.order_lines  20260304T050607Z-a1b2c3  IN_SYNC      1         1"
+                + "            0        -        7       0       0      0          0             0"
+                + "      0\npg-replica  public.orders ")
+        .endsWith(
+            "public.orders       20260304T050607Z-a1b2c3  IN_SYNC      1         1            0"
+                + "        -        7       0       0      0          1             0      0\n"
+                + "    recheck 1 (20260304T050607Z-a1b2c3.recheck1): cleared 0, failed 0, missed 0,"
+                + " extra 0, in flight 0, unverifiable chunks 1\n");
   }
 
   @Test
