@@ -97,6 +97,8 @@ public final class IncrementalRun {
                     + fullCounts();
             case INCREMENTAL ->
                 table
+                    + ": run "
+                    + runId
                     + ": "
                     + keys
                     + " changed keys in "

@@ -129,7 +129,10 @@ class IncrementalRunIT {
             new IncrementalRun.TableDone(
                 ORDERS, Outcome.INCREMENTAL, summary.runId(), 8, 1, 4, 4, true));
     assertThat(summary.tables().get(0).describe())
-        .isEqualTo("public.orders: 8 changed keys in 1 chunks (4 on the source, 4 deleted)");
+        .isEqualTo(
+            "public.orders: run "
+                + summary.runId()
+                + ": 8 changed keys in 1 chunks (4 on the source, 4 deleted)");
     // And every partition got the OPEN and CLOSE of its one chunk, of kind INCREMENTAL
     await().atMost(Duration.ofSeconds(60)).until(() -> closes(topic, "incr", summary).size() == 1);
     List<MarkerAt> markers = ofRun(f.markers(topic, "incr"), summary.runId());

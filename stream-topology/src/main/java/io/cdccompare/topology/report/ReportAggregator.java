@@ -43,9 +43,10 @@ import org.slf4j.LoggerFactory;
  *       partition result in that state.
  * </ul>
  *
- * <p>The totals are those of full runs: the results and noted chunks of a RECHECK run (key-list
- * chunks, docs/design.md "Recheck") are left out, so a recheck never replaces a table's run in the
- * report; {@code compare recheck} reads and shows its verdicts itself.
+ * <p>The totals are those of full and incremental runs: the results and noted chunks of a RECHECK
+ * run (key-list chunks, docs/design.md "Recheck") are left out, so a recheck never replaces a
+ * table's run in the report; {@code compare recheck} and {@code report --keys} read and show its
+ * verdicts from the results topic, beside the run they recheck.
  *
  * <p>Times ({@code lastUpdate}, {@code raisedAt}) are the timestamps of the records that caused
  * them. Not thread-safe: one instance per stream task, as Kafka Streams runs it.
@@ -53,7 +54,7 @@ import org.slf4j.LoggerFactory;
 final class ReportAggregator implements Processor<String, ReportInput, String, SpecificRecord> {
   private static final Logger LOG = LoggerFactory.getLogger(ReportAggregator.class);
   private static final StringSerializer KEYS = new StringSerializer();
-  private static final String FULL = "FULL";
+  private static final String RECHECK = "RECHECK";
 
   private ProcessorContext<String, SpecificRecord> context;
   private KeyValueStore<String, TableRun> tableRuns;
@@ -72,8 +73,8 @@ final class ReportAggregator implements Processor<String, ReportInput, String, S
 
   @Override
   public void process(Record<String, ReportInput> record) {
-    if (!FULL.equals(record.value().taskKind())) {
-      return; // a recheck's verdicts are the recheck command's (see the class comment)
+    if (RECHECK.equals(record.value().taskKind())) {
+      return; // a recheck's verdicts are shown beside its run's, not as a run (class comment)
     }
     if (record.value() instanceof ReportInput.Result result) {
       onResult(result, record.timestamp());
