@@ -1,5 +1,7 @@
 package io.cdccompare.app;
 
+import io.cdccompare.core.stream.CdcCompareException;
+import io.cdccompare.core.stream.ErrorCode;
 import io.cdccompare.operations.ExitCode;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -56,7 +58,7 @@ public final class CdcCompare implements Runnable {
 
   /**
    * A failure is one clear line on standard error; the stack trace is logged. Bad configuration
-   * exits 2, anything else 1.
+   * exits 2, a resync needed (RESYNC_NEEDED) 4, anything else 1.
    */
   private static int reportFailure(
       Exception e, CommandLine cli, CommandLine.ParseResult parseResult) {
@@ -64,9 +66,13 @@ public final class CdcCompare implements Runnable {
     err.println("cdc-compare: " + oneLine(e));
     err.flush();
     org.slf4j.LoggerFactory.getLogger(CdcCompare.class).debug("command failed", e);
-    return e instanceof org.apache.kafka.common.config.ConfigException
-        ? ExitCode.USAGE.code()
-        : ExitCode.FAILURE.code();
+    if (e instanceof org.apache.kafka.common.config.ConfigException) {
+      return ExitCode.USAGE.code();
+    }
+    if (e instanceof CdcCompareException c && c.code() == ErrorCode.RESYNC_NEEDED) {
+      return ExitCode.UNVERIFIABLE.code(); // e.g. an incremental run whose changes are gone
+    }
+    return ExitCode.FAILURE.code();
   }
 
   static String oneLine(Throwable e) {

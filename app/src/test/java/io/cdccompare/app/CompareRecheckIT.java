@@ -1,7 +1,6 @@
 package io.cdccompare.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.cdccompare.capture.CaptureFixture;
 import io.cdccompare.embedded.Component;
@@ -9,26 +8,17 @@ import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.JdbcServer;
 import io.cdccompare.embedded.WithEmbedded;
 import io.cdccompare.operations.ExitCode;
-import io.cdccompare.operations.config.TargetsConfig;
 import io.cdccompare.operations.run.RunningVerifier;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.schemas.avro.ChunkResult;
-import io.cdccompare.schemas.avro.ReportEntry;
-import io.cdccompare.schemas.avro.RowCounts;
 import io.cdccompare.schemas.avro.TaskKind;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
@@ -54,18 +44,15 @@ import org.junit.jupiter.api.io.TempDir;
   Component.MARIADB
 })
 class CompareRecheckIT {
-  private static final String TABLE_DDL =
-      "CREATE TABLE items (id int PRIMARY KEY, name varchar(100) NOT NULL, n int NOT NULL)";
-  private static final int ROWS = 2_000;
+  private static final int ROWS = ComparePipeline.ROWS;
 
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
+  private final Cli cli = new Cli();
 
   @Test
   void aRecheckComparesEachDifferenceAgainAtTheTargetsThatListedIt(
       EmbeddedEnvironment env, @TempDir Path dir) throws Exception {
     // Given a source table replicated to a PostgreSQL and a MariaDB target
-    Pipeline p = Pipeline.create(env, dir, "recheck", Map.of("chunk", "500"));
+    ComparePipeline p = ComparePipeline.create(env, dir, "recheck", Map.of("chunk", "500"));
     CaptureFixture f = p.source();
     JdbcServer pgServer = p.pgServer();
     JdbcServer mariaServer = p.mariaServer();
@@ -77,30 +64,31 @@ class CompareRecheckIT {
         RunningVerifier pg = p.verifier("pg", true);
         RunningVerifier maria = p.verifier("maria", false)) {
       f.sql("INSERT INTO items SELECT g, 'item ' || g, g FROM generate_series(1, " + ROWS + ") g");
-      awaitRows(pgServer, pgDb, ROWS);
-      awaitRows(mariaServer, mariaDb, ROWS);
+      ComparePipeline.awaitRows(pgServer, pgDb, ROWS);
+      ComparePipeline.awaitRows(mariaServer, mariaDb, ROWS);
 
       // and differences: on pg key 7 changed; on maria key 5 changed, 6 deleted, 5000 extra
-      sql(pgServer, pgDb, "UPDATE items SET name = 'changed' WHERE id = 7");
-      sql(
+      ComparePipeline.sql(pgServer, pgDb, "UPDATE items SET name = 'changed' WHERE id = 7");
+      ComparePipeline.sql(
           mariaServer,
           mariaDb,
           "UPDATE items SET name = 'changed' WHERE id = 5",
           "DELETE FROM items WHERE id = 6",
           "INSERT INTO items VALUES (5000, 'extra', 1)");
       assertThat(
-              cli("compare", "run", "-c", taskFile.toString(), "--wait", "--wait-timeout", "180"))
-          .as(err.toString())
+              cli.run(
+                  "compare", "run", "-c", taskFile.toString(), "--wait", "--wait-timeout", "180"))
+          .as(cli.err())
           .isEqualTo(ExitCode.DIFFERENCES.code());
-      String fullRun = fullRunId(taskFile);
+      String fullRun = ComparePipeline.fullRunId(taskFile);
 
       // When maria's key 5 is fixed, the source gets maria's extra row, and the differences are
       // rechecked
-      sql(mariaServer, mariaDb, "UPDATE items SET name = 'item 5' WHERE id = 5");
+      ComparePipeline.sql(mariaServer, mariaDb, "UPDATE items SET name = 'item 5' WHERE id = 5");
       f.sql("INSERT INTO items VALUES (5000, 'extra', 1)");
-      awaitRows(pgServer, pgDb, ROWS + 1);
+      ComparePipeline.awaitRows(pgServer, pgDb, ROWS + 1);
       int first =
-          cli(
+          cli.run(
               "compare",
               "recheck",
               "-c",
@@ -113,24 +101,28 @@ class CompareRecheckIT {
 
       // Then each key is compared again at the targets that listed it: fixed keys are cleared,
       // the others confirmed in their class
-      String text = out.toString();
-      assertThat(first).as(text + err).isEqualTo(ExitCode.DIFFERENCES.code());
+      String text = cli.out();
+      assertThat(first).as(text + cli.err()).isEqualTo(ExitCode.DIFFERENCES.code());
       assertThat(text)
           .contains("recheck run=" + fullRun + ".recheck1 chunks=1 keys=4 present=4 absent=0")
           .contains("maria public.items: confirmed=1 cleared=2 unsettled=0 unverified=0")
           .contains("  6 confirmed missed")
           .contains("pg public.items: confirmed=1 cleared=0 unsettled=0 unverified=0")
           .contains("  7 confirmed failed");
-      List<ChunkResult> recheck1 = results(taskFile, fullRun + ".recheck1");
+      List<ChunkResult> recheck1 = ComparePipeline.results(taskFile, fullRun + ".recheck1");
       assertThat(recheck1).allSatisfy(r -> assertThat(r.getTaskKind()).isEqualTo(TaskKind.RECHECK));
-      assertThat(rowsCounted(recheck1, "maria")).as("maria compares its 3 keys only").isEqualTo(3);
-      assertThat(rowsCounted(recheck1, "pg")).as("pg compares key 7 only").isEqualTo(1);
+      assertThat(ComparePipeline.rowsCounted(recheck1, "maria"))
+          .as("maria compares its 3 keys only")
+          .isEqualTo(3);
+      assertThat(ComparePipeline.rowsCounted(recheck1, "pg"))
+          .as("pg compares key 7 only")
+          .isEqualTo(1);
 
       // When pg's key 7 is fixed too and the differences are rechecked again
-      sql(pgServer, pgDb, "UPDATE items SET name = 'item 7' WHERE id = 7");
-      out.getBuffer().setLength(0);
+      ComparePipeline.sql(pgServer, pgDb, "UPDATE items SET name = 'item 7' WHERE id = 7");
+      cli.clearOut();
       int second =
-          cli(
+          cli.run(
               "compare",
               "recheck",
               "-c",
@@ -142,18 +134,18 @@ class CompareRecheckIT {
               "--wait");
 
       // Then it is the second attempt: 7 is cleared on pg, 6 still missed on maria
-      assertThat(second).as(out.toString() + err).isEqualTo(ExitCode.DIFFERENCES.code());
-      assertThat(out.toString())
+      assertThat(second).as(cli.out() + cli.err()).isEqualTo(ExitCode.DIFFERENCES.code());
+      assertThat(cli.out())
           .contains("recheck run=" + fullRun + ".recheck2")
           .contains("pg public.items: confirmed=0 cleared=1")
           .contains("maria public.items: confirmed=1 cleared=2")
           .contains("  6 confirmed missed");
 
       // and the report still shows the full run; the run had no key in flight to recheck
-      assertThat(fullRunId(taskFile)).isEqualTo(fullRun);
-      out.getBuffer().setLength(0);
-      assertThat(cli("compare", "recheck", "-c", taskFile.toString())).isZero();
-      assertThat(out.toString()).contains("run " + fullRun + ": no in-flight key to recheck");
+      assertThat(ComparePipeline.fullRunId(taskFile)).isEqualTo(fullRun);
+      cli.clearOut();
+      assertThat(cli.run("compare", "recheck", "-c", taskFile.toString())).isZero();
+      assertThat(cli.out()).contains("run " + fullRun + ": no in-flight key to recheck");
     }
   }
 
@@ -161,55 +153,55 @@ class CompareRecheckIT {
   void aRecheckOfAnUnknownRunOrWithoutTargetsIsRefused(EmbeddedEnvironment env, @TempDir Path dir)
       throws Exception {
     CaptureFixture f = new CaptureFixture(env);
-    f.sql(TABLE_DDL);
+    f.sql(ComparePipeline.TABLE_DDL);
     Map<String, String> task = new LinkedHashMap<>(f.task("refused", "public.items"));
-    Path noTargets = write(dir.resolve("no-targets.properties"), task);
+    Path noTargets = ComparePipeline.write(dir.resolve("no-targets.properties"), task);
     task.put(CompareConfig.TARGETS, "pg");
-    Path taskFile = write(dir.resolve("task.properties"), task);
+    Path taskFile = ComparePipeline.write(dir.resolve("task.properties"), task);
 
-    assertThat(cli("compare", "recheck", "-c", noTargets.toString()))
+    assertThat(cli.run("compare", "recheck", "-c", noTargets.toString()))
         .isEqualTo(ExitCode.USAGE.code());
-    assertThat(err.toString()).contains(CompareConfig.TARGETS);
-    assertThat(cli("compare", "recheck", "-c", taskFile.toString(), "--what", "some"))
+    assertThat(cli.err()).contains(CompareConfig.TARGETS);
+    assertThat(cli.run("compare", "recheck", "-c", taskFile.toString(), "--what", "some"))
         .isEqualTo(ExitCode.USAGE.code());
-    assertThat(err.toString()).contains("--what must be in-flight, differences or all");
-    err.getBuffer().setLength(0);
-    assertThat(cli("compare", "recheck", "-c", taskFile.toString(), "--run", "no-such-run"))
+    assertThat(cli.err()).contains("--what must be in-flight, differences or all");
+    assertThat(cli.run("compare", "recheck", "-c", taskFile.toString(), "--run", "no-such-run"))
         .isNotZero();
-    assertThat(err.toString()).contains("no-such-run");
+    assertThat(cli.err()).contains("no-such-run");
   }
 
   @Test
   void aRunsInFlightKeysAreRecheckedUntilSettledAndAKeyThatKeepsChangingIsUnsettled(
       EmbeddedEnvironment env, @TempDir Path dir) throws Exception {
     // Given a live load on the source, and one key updated in a tight loop all along
-    Pipeline p =
-        Pipeline.create(
+    ComparePipeline p =
+        ComparePipeline.create(
             env, dir, "inflight", Map.of("chunk", "100", CompareConfig.RECHECK_ATTEMPTS, "2"));
     CaptureFixture f = p.source();
     try (CaptureFixture.Running capture = f.start("public.items");
         RunningVerifier pg = p.verifier("pg", true);
         RunningVerifier maria = p.verifier("maria", false)) {
       f.sql("INSERT INTO items SELECT g, 'item ' || g, g FROM generate_series(1, " + ROWS + ") g");
-      awaitRows(p.pgServer(), p.pgDb(), ROWS);
-      awaitRows(p.mariaServer(), p.mariaDb(), ROWS);
+      ComparePipeline.awaitRows(p.pgServer(), p.pgDb(), ROWS);
+      ComparePipeline.awaitRows(p.mariaServer(), p.mariaDb(), ROWS);
       int exit;
       try (LiveLoad load = new LiveLoad(f)) {
         // When the task runs with --wait (recheck.in.flight is on by default)
         exit =
-            cli("compare", "run", "-c", p.taskFile().toString(), "--wait", "--wait-timeout", "180");
+            cli.run(
+                "compare", "run", "-c", p.taskFile().toString(), "--wait", "--wait-timeout", "180");
         assertThat(load.updates()).as("the live load ran").isPositive();
       }
 
       // Then the run had keys in flight besides the hot one, every one of them was rechecked
       // and cleared, and the hot key ends unsettled: neither a difference nor a match
-      String text = out.toString();
-      String runId = fullRunId(p.taskFile(), "inflight");
-      List<ChunkResult> run = results(p.taskFile(), runId);
+      String text = cli.out();
+      String runId = ComparePipeline.fullRunId(p.taskFile(), "inflight");
+      List<ChunkResult> run = ComparePipeline.results(p.taskFile(), runId);
       Set<String> inFlight = new TreeSet<>();
       run.forEach(r -> inFlight.addAll(r.getInFlightKeys()));
       assertThat(inFlight).as(text).contains("1").hasSizeGreaterThan(1);
-      assertThat(exit).as(text + err).isEqualTo(ExitCode.INCOMPLETE.code());
+      assertThat(exit).as(text + cli.err()).isEqualTo(ExitCode.INCOMPLETE.code());
       assertThat(text)
           .contains("recheck run=" + runId + ".recheck1")
           .contains("recheck run=" + runId + ".recheck2")
@@ -272,133 +264,6 @@ class CompareRecheckIT {
       hotLoop.get(30, TimeUnit.SECONDS);
       hot.shutdownNow();
       randomConnection.close();
-    }
-  }
-
-  /** A source table replicated to a PostgreSQL and a MariaDB target, and the task over it. */
-  private record Pipeline(
-      CaptureFixture source,
-      JdbcServer pgServer,
-      String pgDb,
-      JdbcServer mariaServer,
-      String mariaDb,
-      Path targetsFile,
-      Path taskFile) {
-
-    static Pipeline create(
-        EmbeddedEnvironment env, Path dir, String taskName, Map<String, String> taskSettings)
-        throws Exception {
-      CaptureFixture f = new CaptureFixture(env);
-      f.sql(TABLE_DDL);
-      JdbcServer pgServer = env.targetPostgres();
-      JdbcServer mariaServer = env.mariadb();
-      String pgDb = pgServer.createDatabase("rc_pg_" + f.prefix);
-      String mariaDb = mariaServer.createDatabase("rc_ma_" + f.prefix);
-      sql(pgServer, pgDb, TABLE_DDL);
-      sql(mariaServer, mariaDb, TABLE_DDL);
-      Map<String, String> targets = new LinkedHashMap<>(f.captureConfig("public.items"));
-      targets.keySet().removeIf(k -> k.startsWith("source.") || k.startsWith("topic.partitions"));
-      targets.remove("poll.interval.ms");
-      targets.remove("heartbeat.interval.ms");
-      targets.put("state.dir", dir.resolve("streams").toString());
-      section(targets, "pg", pgServer, pgDb);
-      section(targets, "maria", mariaServer, mariaDb);
-      targets.put("target.maria.table.public.items", mariaDb + ".items");
-      Path targetsFile = write(dir.resolve("targets.properties"), targets);
-      Map<String, String> task = new LinkedHashMap<>(f.task(taskName, "public.items"));
-      task.put("deep", "100");
-      task.put(CompareConfig.TARGETS, "pg,maria");
-      task.putAll(taskSettings);
-      Path taskFile = write(dir.resolve("task.properties"), task);
-      return new Pipeline(f, pgServer, pgDb, mariaServer, mariaDb, targetsFile, taskFile);
-    }
-
-    /** A running verifier of one target; the report aggregation runs beside the first. */
-    RunningVerifier verifier(String target, boolean aggregateReport) throws Exception {
-      RunningVerifier verifier =
-          RunningVerifier.start(TargetsConfig.load(targetsFile), target, aggregateReport);
-      verifier.awaitRunning(Duration.ofSeconds(90));
-      return verifier;
-    }
-  }
-
-  private int cli(String... args) {
-    err.getBuffer().setLength(0);
-    picocli.CommandLine cli = CdcCompare.commandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    return cli.execute(args);
-  }
-
-  /** The run the report shows for the task's table (every target's entry shows the same). */
-  private static String fullRunId(Path taskFile) {
-    return fullRunId(taskFile, "recheck");
-  }
-
-  private static String fullRunId(Path taskFile, String task) {
-    List<String> runs =
-        TaskReportReader.of(CompareConfig.load(taskFile)).entries().stream()
-            .filter(e -> e.getTable() != null && e.getTask().equals(task))
-            .map(ReportEntry::getRunId)
-            .distinct()
-            .toList();
-    assertThat(runs).as("the runs the report shows").hasSize(1);
-    return runs.get(0);
-  }
-
-  private static List<ChunkResult> results(Path taskFile, String runId) {
-    return TaskReportReader.of(CompareConfig.load(taskFile))
-        .results(r -> r.getRunId().equals(runId));
-  }
-
-  /** Every row a target's results count, whatever its outcome. */
-  private static long rowsCounted(List<ChunkResult> results, String target) {
-    long rows = 0;
-    for (ChunkResult r : results) {
-      if (r.getTarget().equals(target)) {
-        RowCounts c = r.getCounts();
-        rows += c.getMatched() + c.getFailed() + c.getMissed() + c.getExtra() + c.getInFlight();
-      }
-    }
-    return rows;
-  }
-
-  private static void section(
-      Map<String, String> targets, String name, JdbcServer server, String database) {
-    targets.put("target." + name + ".url", server.jdbcUrl(database));
-    targets.put("target." + name + ".user", server.user());
-    targets.put("target." + name + ".password", server.password());
-  }
-
-  private static Path write(Path file, Map<String, String> values) throws Exception {
-    Properties p = new Properties();
-    p.putAll(values);
-    try (var w = Files.newBufferedWriter(file)) {
-      p.store(w, null);
-    }
-    return file;
-  }
-
-  private static void sql(JdbcServer server, String database, String... statements)
-      throws SQLException {
-    try (Connection c = server.connect(database);
-        Statement s = c.createStatement()) {
-      for (String statement : statements) {
-        s.execute(statement);
-      }
-    }
-  }
-
-  private static void awaitRows(JdbcServer server, String database, long rows) {
-    await().atMost(Duration.ofSeconds(120)).until(() -> count(server, database) == rows);
-  }
-
-  private static long count(JdbcServer server, String database) throws SQLException {
-    try (Connection c = server.connect(database);
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT count(*) FROM items")) {
-      rs.next();
-      return rs.getLong(1);
     }
   }
 }
