@@ -21,12 +21,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -173,7 +170,7 @@ class CompareRecheckIT {
   @Test
   void aRunsInFlightKeysAreRecheckedUntilSettledAndAKeyThatKeepsChangingIsUnsettled(
       EmbeddedEnvironment env, @TempDir Path dir) throws Exception {
-    // Given a live load on the source, and one key updated in a tight loop all along
+    // Given a live load on the source, and one key updated every 2 ms all along
     ComparePipeline p =
         ComparePipeline.create(
             env, dir, "inflight", Map.of("chunk", "100", CompareConfig.RECHECK_ATTEMPTS, "2"));
@@ -216,40 +213,33 @@ class CompareRecheckIT {
     }
   }
 
-  /** Updates a random row every 5 ms, and row 1 as fast as it can, until closed. */
+  /** Updates a random row every 5 ms and row 1 every 2 ms, each on its own connection. */
   private static final class LiveLoad implements AutoCloseable {
-    private final ScheduledExecutorService random = Executors.newSingleThreadScheduledExecutor();
-    private final ExecutorService hot = Executors.newSingleThreadExecutor();
-    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final ScheduledExecutorService threads = Executors.newScheduledThreadPool(2);
     private final AtomicLong updates = new AtomicLong();
-    private final Connection randomConnection;
-    private final Future<?> hotLoop;
+    private final Connection random;
+    private final Connection hot;
 
     LiveLoad(CaptureFixture f) throws SQLException {
-      randomConnection = f.connect();
-      random.scheduleAtFixedRate(this::updateRandomRow, 0, 5, TimeUnit.MILLISECONDS);
-      hotLoop = hot.submit(() -> updateRowOne(f));
+      random = f.connect();
+      hot = f.connect();
+      String randomRow =
+          "UPDATE items SET n = n + 1 WHERE id = 2 + floor(random() * " + (ROWS - 1) + ")::int";
+      threads.scheduleAtFixedRate(() -> update(random, randomRow), 0, 5, TimeUnit.MILLISECONDS);
+      threads.scheduleAtFixedRate(
+          () -> update(hot, "UPDATE items SET n = n + 1 WHERE id = 1"),
+          0,
+          2,
+          TimeUnit.MILLISECONDS);
     }
 
-    private void updateRandomRow() {
-      try (Statement s = randomConnection.createStatement()) {
-        s.execute(
-            "UPDATE items SET n = n + 1 WHERE id = 2 + floor(random() * " + (ROWS - 1) + ")::int");
+    private void update(Connection connection, String update) {
+      try (Statement s = connection.createStatement()) {
+        s.execute(update);
         updates.incrementAndGet();
       } catch (SQLException e) {
         throw new IllegalStateException(e);
       }
-    }
-
-    private Void updateRowOne(CaptureFixture f) throws SQLException {
-      try (Connection c = f.connect();
-          Statement s = c.createStatement()) {
-        while (running.get()) {
-          s.execute("UPDATE items SET n = n + 1 WHERE id = 1");
-          updates.incrementAndGet();
-        }
-      }
-      return null;
     }
 
     long updates() {
@@ -258,12 +248,10 @@ class CompareRecheckIT {
 
     @Override
     public void close() throws Exception {
-      running.set(false);
-      random.shutdown();
-      assertThat(random.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
-      hotLoop.get(30, TimeUnit.SECONDS);
-      hot.shutdownNow();
-      randomConnection.close();
+      threads.shutdown();
+      assertThat(threads.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+      random.close();
+      hot.close();
     }
   }
 }
