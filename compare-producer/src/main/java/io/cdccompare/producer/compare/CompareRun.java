@@ -44,6 +44,10 @@ import org.slf4j.LoggerFactory;
  * (Ctrl-C, {@link #stop()}, or a crash) continues after its last closed chunk when started again; a
  * table whose key or compared columns changed meanwhile restarts from its first key under a new run
  * id, and says so. Two processes never run the same task at once (a source advisory lock).
+ *
+ * <p>It is a little over 300 lines because it also holds the preparation that key-list and
+ * incremental runs share with it (resolving the tables, the scan driver's settings, a run under a
+ * lock its caller holds), so that every kind of run checks the same things in the same order.
  */
 public final class CompareRun {
   private static final Logger LOG = LoggerFactory.getLogger(CompareRun.class);

@@ -36,6 +36,9 @@ import org.slf4j.LoggerFactory;
  * or compared columns changed since) gets a full run ({@link CompareRun}, resumed if one was
  * stopped), and the summary says so. The run's start offsets are only ever written as completed
  * offsets: a full run of the task that was stopped keeps its own start offsets and resume position.
+ *
+ * <p>It is a little over 300 lines because the summary of each table, with the one line it prints
+ * for each outcome, stays beside the run that decides the outcome.
  */
 public final class IncrementalRun {
   private static final Logger LOG = LoggerFactory.getLogger(IncrementalRun.class);
