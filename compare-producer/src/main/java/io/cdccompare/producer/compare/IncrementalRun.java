@@ -45,7 +45,8 @@ public final class IncrementalRun {
 
   /**
    * The most keys in one chunk of an incremental run, below the table's {@code chunk} setting: the
-   * keys of a chunk are looked up one by one in one source snapshot, which should stay short.
+   * keys of a chunk are looked up by key (100 per statement) in one source snapshot, which should
+   * stay short.
    */
   public static final int MAX_CHUNK_KEYS = 10_000;
 

@@ -4,18 +4,18 @@ import io.cdccompare.core.recheck.KeyList;
 import io.cdccompare.verifier.hash.JdbcKeyReader;
 import io.cdccompare.verifier.hash.JdbcRowHasher;
 import io.cdccompare.verifier.hash.KeyBinder;
+import io.cdccompare.verifier.hash.KeyLookup;
 import java.io.ByteArrayOutputStream;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Reads key-list chunks of one table on a connection of its own (docs/design.md, "Key-list
  * chunks"): each chunk in one {@code REPEATABLE READ, READ ONLY} transaction (one snapshot,
- * autocommit off), one lookup by key per listed key with the dialect's select-by-key statement. A
+ * autocommit off), the listed keys looked up by key a batch per statement ({@link KeyLookup}). A
  * found row is hashed with the same key reader and row hasher as a full chunk's rows, so both give
  * a row the same key text and hash; a listed key the snapshot does not hold is an absent key. Not
  * thread-safe.
@@ -26,7 +26,7 @@ final class KeyListReader {
   private final KeyBinder binder;
   private final JdbcKeyReader keyReader;
   private final JdbcRowHasher hasher;
-  private final String byKey;
+  private final KeyLookup lookup;
 
   /**
    * What a key-list chunk read gave.
@@ -46,9 +46,8 @@ final class KeyListReader {
     this.hasher = plan.rowHasher();
     List<String> select = new ArrayList<>(keyReader.selectList());
     select.addAll(hasher.selectList());
-    this.byKey =
-        plan.dialect()
-            .selectByKeySql(plan.table(), select, plan.keyColumns(), binder.placeholders());
+    this.lookup =
+        new KeyLookup(connection, plan.dialect(), plan.table(), select, binder, keyReader, hasher);
     connection.setAutoCommit(false);
     connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
     connection.setReadOnly(true);
@@ -85,26 +84,20 @@ final class KeyListReader {
     List<String> present = new ArrayList<>(keys.size());
     List<String> absent = new ArrayList<>();
     ByteArrayOutputStream hashes = new ByteArrayOutputStream(keys.size() * plan.hashLength());
-    try (PreparedStatement s = connection.prepareStatement(byKey)) {
-      for (String key : keys) {
-        binder.bind(s, 1, key);
-        boolean found = false;
-        try (ResultSet rs = s.executeQuery()) {
-          while (rs.next()) {
-            // a collation that ignores case or accents may find a row with another key
-            if (!found && keyReader.encode(rs).equals(key)) {
-              present.add(key);
-              hashes.writeBytes(hasher.digest(rs));
-              found = true;
-            }
-          }
-        }
-        if (!found) {
-          absent.add(key);
-        }
-      }
+    Map<String, byte[]> found;
+    try {
+      found = lookup.find(keys);
     } finally {
       connection.commit();
+    }
+    for (String key : keys) {
+      byte[] hash = found.get(key);
+      if (hash == null) {
+        absent.add(key);
+      } else {
+        present.add(key);
+        hashes.writeBytes(hash);
+      }
     }
     ChunkRead read =
         new ChunkRead(keys.size(), null, null, null, null, present, hashes.toByteArray(), false);

@@ -107,6 +107,41 @@ public interface Dialect {
   }
 
   /**
+   * A look-up of {@code keys} keys in one statement (key lists, {@code KeyLookup}): {@code WHERE
+   * (k1 = ? AND k2 = ?) OR (…)}, one group of {@code placeholders} per key, bound in key order as
+   * {@link #selectByKeySql}'s. Equalities OR-ed, not row values, so that MariaDB (which does not
+   * range-optimise row-value comparisons) reads each key by index as PostgreSQL does. Rows come in
+   * no particular order.
+   */
+  default String selectByKeysSql(
+      TableRef table,
+      List<String> selectList,
+      List<String> keyColumns,
+      List<String> placeholders,
+      int keys) {
+    if (keyColumns.size() != placeholders.size()) {
+      throw new IllegalArgumentException("one placeholder per key column");
+    }
+    if (keys < 1) {
+      throw new IllegalArgumentException("at least one key, was " + keys);
+    }
+    StringBuilder one = new StringBuilder("(");
+    for (int i = 0; i < keyColumns.size(); i++) {
+      one.append(i == 0 ? "" : " AND ")
+          .append(quote(keyColumns.get(i)))
+          .append(" = ")
+          .append(placeholders.get(i));
+    }
+    one.append(')');
+    return "SELECT "
+        + String.join(", ", selectList)
+        + " FROM "
+        + qualified(table)
+        + " WHERE "
+        + String.join(" OR ", java.util.Collections.nCopies(keys, one));
+  }
+
+  /**
    * Statements that put a new session of cdc-compare's own into the state its SQL relies on (for
    * MariaDB a fixed {@code +00:00} time zone, which makes {@code FROM_UNIXTIME(?)} exact). Run once
    * per connection, outside any transaction.

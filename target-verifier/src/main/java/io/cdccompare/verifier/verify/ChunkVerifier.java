@@ -12,9 +12,11 @@ import io.cdccompare.verifier.hash.JdbcKeyReader;
 import io.cdccompare.verifier.hash.JdbcRowHasher;
 import io.cdccompare.verifier.hash.JdbcRowHasher.Side;
 import io.cdccompare.verifier.hash.KeyBinder;
+import io.cdccompare.verifier.hash.KeyLookup;
 import io.cdccompare.verifier.sql.ColumnType;
 import io.cdccompare.verifier.sql.Dialect;
 import io.cdccompare.verifier.sql.KeysetQueries;
+import io.cdccompare.verifier.sql.TableRef;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -123,10 +125,10 @@ public final class ChunkVerifier {
 
   /**
    * A key-list chunk (docs/design.md, "Key-list chunks"): every hashed key and every absent key is
-   * looked up by key with one prepared statement, in one transaction; no range is read, so rows
-   * outside the key list are never read or counted. A hashed key found is matched or failed, one
-   * not found missed; an absent key found is extra (it lives in this partition and is no chunk
-   * key); a key in flight is in flight, found or not.
+   * looked up by key ({@link KeyLookup}, a batch of keys per statement), in one transaction; no
+   * range is read, so rows outside the key list are never read or counted. A hashed key found is
+   * matched or failed, one not found missed; an absent key found is extra (it lives in this
+   * partition and is no chunk key); a key in flight is in flight, found or not.
    */
   private ChunkVerdict verifyKeyList(ChunkCheck check, ChunkComparison comparison)
       throws SQLException {
@@ -222,7 +224,7 @@ public final class ChunkVerifier {
     private final JdbcRowHasher hasher;
     private final KeyBinder binder;
     private final List<String> selectList;
-    private final String byKey;
+    private final TableRef table;
 
     Reader(
         ChunkCheck check,
@@ -237,9 +239,7 @@ public final class ChunkVerifier {
       List<String> select = new ArrayList<>(keys.selectList());
       select.addAll(hasher.selectList());
       this.selectList = List.copyOf(select);
-      this.byKey =
-          dialect.selectByKeySql(
-              check.table(), selectList, check.keyColumns(), binder.placeholders());
+      this.table = check.table();
     }
 
     void readRange(String sql, ComparedRange bounds) throws SQLException {
@@ -260,21 +260,11 @@ public final class ChunkVerifier {
       }
     }
 
-    /** Looks each key up by key, with one prepared statement. */
+    /** Looks the keys up by key, {@link KeyLookup#BATCH} per statement, in their order. */
     void lookUp(Set<String> lookUps) throws SQLException {
-      try (PreparedStatement statement = connection.prepareStatement(byKey)) {
-        for (String key : lookUps) {
-          binder.bind(statement, 1, key);
-          try (ResultSet rows = statement.executeQuery()) {
-            while (rows.next()) {
-              // a collation that ignores case or accents may find a row with another key
-              if (keys.encode(rows).equals(key)) {
-                comparison.acceptTarget(key, hasher.digest(rows));
-              }
-            }
-          }
-        }
-      }
+      new KeyLookup(connection, dialect, table, selectList, binder, keys, hasher)
+          .find(lookUps)
+          .forEach(comparison::acceptTarget);
     }
 
     /** Counts the rows of this partition, hashing only those compared; the others' are skipped. */
