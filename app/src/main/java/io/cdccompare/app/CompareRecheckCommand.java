@@ -78,11 +78,7 @@ final class CompareRecheckCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (waitTimeoutSeconds < 1) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(),
-          "--wait-timeout must be at least 1 second, was " + waitTimeoutSeconds);
-    }
+    OptionChecks.requireSeconds(spec, "--wait-timeout", waitTimeoutSeconds);
     RecheckPlan.What keys;
     try {
       keys = RecheckPlan.What.parse(what);
@@ -90,13 +86,7 @@ final class CompareRecheckCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
     CompareConfig task = CompareConfig.load(config);
-    if (task.targets().isEmpty()) {
-      throw new ConfigException(
-          config
-              + ": compare recheck needs the key "
-              + CompareConfig.TARGETS
-              + " (the targets that verify this task, as named in the targets file)");
-    }
+    OptionChecks.requireTargets(config, task, "compare recheck");
     ReportReader reader = TaskReportReader.of(task);
     Map<String, String> rechecked = rechecked(task, reader);
     List<ChunkResult> results = Rechecks.results(task, reader, rechecked);

@@ -17,7 +17,6 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.kafka.common.config.ConfigException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -84,18 +83,10 @@ final class CompareRunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (waitTimeoutSeconds < 1) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(),
-          "--wait-timeout must be at least 1 second, was " + waitTimeoutSeconds);
-    }
+    OptionChecks.requireSeconds(spec, "--wait-timeout", waitTimeoutSeconds);
     CompareConfig task = CompareConfig.load(config);
-    if (waitForReport && task.targets().isEmpty()) {
-      throw new ConfigException(
-          config
-              + ": --wait needs the key "
-              + CompareConfig.TARGETS
-              + " (the targets that verify this task, as named in the targets file)");
+    if (waitForReport) {
+      OptionChecks.requireTargets(config, task, "--wait");
     }
     TaskKind runKind = runKind(task);
     AtomicReference<Runnable> stopRun = new AtomicReference<>(() -> {});

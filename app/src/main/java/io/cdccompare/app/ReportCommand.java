@@ -82,10 +82,7 @@ final class ReportCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--max-keys must be 0 or more, was " + maxKeys);
     }
-    if (timeoutSeconds < 1) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(), "--timeout must be at least 1 second, was " + timeoutSeconds);
-    }
+    OptionChecks.requireSeconds(spec, "--timeout", timeoutSeconds);
     TargetsConfig targets = targetsFile.load();
     ReportReader reader =
         new ReportReader(

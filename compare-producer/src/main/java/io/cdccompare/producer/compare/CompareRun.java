@@ -134,10 +134,7 @@ public final class CompareRun {
     String task = config.taskName();
     try (Connection catalog = config.source().connect("cdc-compare-task-" + task);
         Connection scan = config.source().connect("cdc-compare-scan-" + task, SCAN_DRIVER);
-        TaskLock lock =
-            lockHeld
-                ? null
-                : new TaskLock(config.source().connect("cdc-compare-lock-" + task), task);
+        TaskLock lock = TaskLock.of(config, lockHeld);
         TableTopicOffsets offsets = new TableTopicOffsets(config);
         TaskPositions positions =
             new TaskPositions(config.source().connect("cdc-compare-positions-" + task), task);

@@ -165,7 +165,7 @@ public final class IncrementalRun {
     String task = config.taskName();
     String runId = CompareRun.newRunId();
     try (Connection catalog = config.source().connect("cdc-compare-task-" + task);
-        TaskLock lock = new TaskLock(config.source().connect("cdc-compare-lock-" + task), task);
+        TaskLock lock = TaskLock.of(config, false);
         TaskPositions positions =
             new TaskPositions(config.source().connect("cdc-compare-positions-" + task), task);
         TableTopicOffsets offsets = new TableTopicOffsets(config)) {

@@ -113,10 +113,7 @@ public final class KeyListRun {
     try (Connection catalog = config.source().connect("cdc-compare-task-" + task);
         Connection scan =
             config.source().connect("cdc-compare-scan-" + task, CompareRun.SCAN_DRIVER);
-        TaskLock lock =
-            lockHeld
-                ? null
-                : new TaskLock(config.source().connect("cdc-compare-lock-" + task), task);
+        TaskLock lock = TaskLock.of(config, lockHeld);
         KeyListNotes notes =
             new KeyListNotes(config.source().connect("cdc-compare-notes-" + task), task)) {
       List<ScanPlan> plans = CompareRun.resolve(config, catalog, tasks);

@@ -14,6 +14,15 @@ final class TaskLock implements AutoCloseable {
   private final Connection connection;
   private final String task;
 
+  /**
+   * The lock of the task's run on a session of its own, or null when the run's caller holds it
+   * already ({@code held}: an incremental run's parts).
+   */
+  static TaskLock of(CompareConfig config, boolean held) throws SQLException {
+    String task = config.taskName();
+    return held ? null : new TaskLock(config.source().connect("cdc-compare-lock-" + task), task);
+  }
+
   TaskLock(Connection connection, String task) throws SQLException {
     this.connection = connection;
     this.task = task;

@@ -116,29 +116,14 @@ public final class TaskReports {
 
   /** The reports with every row that has differences given its keys by {@code keysOf}. */
   public static List<TaskReport> withKeys(List<TaskReport> reports, KeysOf keysOf) {
-    List<TaskReport> out = new ArrayList<>();
-    for (TaskReport report : reports) {
-      List<TargetReport> targets = new ArrayList<>();
-      for (TargetReport target : report.targets()) {
-        List<ReportRow> tables = new ArrayList<>();
-        for (ReportRow row : target.tables()) {
-          tables.add(
-              row.hasDifferences() && row.runId().isPresent()
-                  ? row.withKeys(
-                      Objects.requireNonNull(
-                          keysOf.keys(
-                              report.task(),
-                              target.target(),
-                              row.table().orElseThrow(),
-                              row.runId().get()),
-                          "keys"))
-                  : row);
-        }
-        targets.add(new TargetReport(target.target(), target.total(), tables));
-      }
-      out.add(new TaskReport(report.task(), targets));
-    }
-    return out;
+    return withTableRows(
+        reports,
+        ReportRow::hasDifferences,
+        (task, target, row) ->
+            row.withKeys(
+                Objects.requireNonNull(
+                    keysOf.keys(task, target, row.table().orElseThrow(), row.runId().get()),
+                    "keys")));
   }
 
   /**
@@ -146,6 +131,25 @@ public final class TaskReports {
    * {@code rechecksOf}; the targets' totals rows are left as they are.
    */
   public static List<TaskReport> withRechecks(List<TaskReport> reports, RechecksOf rechecksOf) {
+    return withTableRows(
+        reports,
+        row -> true,
+        (task, target, row) ->
+            row.withRechecks(
+                Objects.requireNonNull(
+                    rechecksOf.rechecks(task, target, row.table().orElseThrow(), row.runId().get()),
+                    "rechecks")));
+  }
+
+  /** A table row of a task on a target, changed. */
+  @FunctionalInterface
+  private interface RowChange {
+    ReportRow apply(String task, String target, ReportRow row);
+  }
+
+  /** The reports with each table row that has a run and {@code wanted} holds for changed. */
+  private static List<TaskReport> withTableRows(
+      List<TaskReport> reports, java.util.function.Predicate<ReportRow> wanted, RowChange change) {
     List<TaskReport> out = new ArrayList<>();
     for (TaskReport report : reports) {
       List<TargetReport> targets = new ArrayList<>();
@@ -153,15 +157,8 @@ public final class TaskReports {
         List<ReportRow> tables = new ArrayList<>();
         for (ReportRow row : target.tables()) {
           tables.add(
-              row.runId().isPresent()
-                  ? row.withRechecks(
-                      Objects.requireNonNull(
-                          rechecksOf.rechecks(
-                              report.task(),
-                              target.target(),
-                              row.table().orElseThrow(),
-                              row.runId().get()),
-                          "rechecks"))
+              row.runId().isPresent() && wanted.test(row)
+                  ? change.apply(report.task(), target.target(), row)
                   : row);
         }
         targets.add(new TargetReport(target.target(), target.total(), tables));
