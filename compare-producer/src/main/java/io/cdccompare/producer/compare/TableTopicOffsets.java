@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -71,20 +70,14 @@ final class TableTopicOffsets implements AutoCloseable {
   /** The topic's {@code cleanup.policy}, e.g. {@code delete} or {@code compact,delete}. */
   String cleanupPolicy(String topic) throws InterruptedException {
     ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-    try {
-      Config topicConfig = admin.describeConfigs(List.of(resource)).all().get().get(resource);
-      ConfigEntry policy = topicConfig.get(TopicConfig.CLEANUP_POLICY_CONFIG);
-      return policy == null ? TopicConfig.CLEANUP_POLICY_DELETE : policy.value();
-    } catch (ExecutionException e) {
-      throw new IllegalStateException(
-          "cannot describe the configuration of topic "
-              + topic
-              + " on Kafka at "
-              + config.bootstrapServers()
-              + ": "
-              + e.getCause().getMessage(),
-          e);
-    }
+    Config topicConfig =
+        AdminCalls.get(
+                admin.describeConfigs(List.of(resource)).all(),
+                "describe the configuration of topic " + topic,
+                config.bootstrapServers())
+            .get(resource);
+    ConfigEntry policy = topicConfig.get(TopicConfig.CLEANUP_POLICY_CONFIG);
+    return policy == null ? TopicConfig.CLEANUP_POLICY_DELETE : policy.value();
   }
 
   /** The consumer the changed keys are read with; its assignment is the reader's. */
@@ -93,18 +86,11 @@ final class TableTopicOffsets implements AutoCloseable {
   }
 
   private TopicDescription describe(String topic) throws InterruptedException {
-    try {
-      return admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
-    } catch (ExecutionException e) {
-      throw new IllegalStateException(
-          "cannot describe topic "
-              + topic
-              + " on Kafka at "
-              + config.bootstrapServers()
-              + ": "
-              + e.getCause().getMessage(),
-          e);
-    }
+    return AdminCalls.get(
+            admin.describeTopics(List.of(topic)).allTopicNames(),
+            "describe topic " + topic,
+            config.bootstrapServers())
+        .get(topic);
   }
 
   private static List<TopicPartition> partitions(TopicDescription description) {

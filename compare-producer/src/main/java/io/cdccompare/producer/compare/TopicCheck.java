@@ -150,14 +150,7 @@ final class TopicCheck implements AutoCloseable {
       if (e.getCause() instanceof UnknownTopicOrPartitionException) {
         return Optional.empty();
       }
-      throw new IllegalStateException(
-          "cannot describe topic "
-              + topic
-              + " on Kafka at "
-              + config.bootstrapServers()
-              + ": "
-              + e.getCause().getMessage(),
-          e);
+      throw AdminCalls.failure("describe topic " + topic, config.bootstrapServers(), e);
     }
   }
 
