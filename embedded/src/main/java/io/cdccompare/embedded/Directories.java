@@ -12,6 +12,20 @@ final class Directories {
   private Directories() {}
 
   static void delete(Path path) {
+    // a file that a stopping server removes meanwhile ends a walk: walk again, a few times
+    for (int attempt = 1; ; attempt++) {
+      try {
+        deleteOnce(path);
+        return;
+      } catch (UncheckedIOException e) {
+        if (attempt == 3 || !(e.getCause() instanceof java.nio.file.NoSuchFileException)) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private static void deleteOnce(Path path) {
     if (!Files.exists(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
       return;
     }

@@ -185,6 +185,25 @@ public final class MariaDbServer extends LocalServer implements JdbcServer {
         processes().forEach(ProcessHandle::destroyForcibly);
       }
     }
-    processes().forEach(ProcessHandle::destroyForcibly);
+    List<ProcessHandle> left = processes();
+    left.forEach(ProcessHandle::destroyForcibly);
+    awaitExit(left);
+  }
+
+  /**
+   * Waits until the killed processes are gone, so that the data directory is not deleted under a
+   * server still writing it (a file vanishing during the delete stops the delete).
+   */
+  private static void awaitExit(List<ProcessHandle> processes) {
+    for (ProcessHandle p : processes) {
+      try {
+        p.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        // left to the environment's last sweep of its processes
+      }
+    }
   }
 }
