@@ -16,6 +16,29 @@ public final class KeyPartitioner {
   private KeyPartitioner() {}
 
   /** The partition of an encoded key in a topic of {@code partitions} partitions. */
+  /**
+   * Refuses a key that does not live in {@code partition} of {@code partitions}: records split for
+   * another partition or partition count.
+   *
+   * @param role what the key is, for the message ({@code chunk key}, {@code absent key})
+   * @throws IllegalArgumentException naming the key, its partition and the one expected
+   */
+  public static void requireIn(String role, String encodedKey, int partition, int partitions) {
+    int home = partition(encodedKey, partitions);
+    if (home != partition) {
+      throw new IllegalArgumentException(
+          role
+              + " '"
+              + encodedKey
+              + "' lives in partition "
+              + home
+              + " of "
+              + partitions
+              + ", not in "
+              + partition);
+    }
+  }
+
   public static int partition(String encodedKey, int partitions) {
     if (partitions <= 0) {
       throw new IllegalArgumentException("partitions must be positive, was " + partitions);

@@ -88,18 +88,7 @@ public final class ChunkComparison {
       if (entry.getValue() == null) {
         throw new IllegalArgumentException("chunk key '" + entry.getKey() + "' has no hash");
       }
-      int home = KeyPartitioner.partition(entry.getKey(), partitionCount);
-      if (home != partition) {
-        throw new IllegalArgumentException(
-            "chunk key '"
-                + entry.getKey()
-                + "' lives in partition "
-                + home
-                + " of "
-                + partitionCount
-                + ", not in "
-                + partition);
-      }
+      KeyPartitioner.requireIn("chunk key", entry.getKey(), partition, partitionCount);
       chunk.put(entry.getKey(), new Slot(entry.getValue()));
     }
   }

@@ -147,18 +147,7 @@ public record ChunkCheck(
         throw new IllegalArgumentException(
             "key '" + key + "' of table " + table.table() + " is both hashed and absent");
       }
-      int home = KeyPartitioner.partition(key, partitionCount);
-      if (home != partition) {
-        throw new IllegalArgumentException(
-            "absent key '"
-                + key
-                + "' lives in partition "
-                + home
-                + " of "
-                + partitionCount
-                + ", not in "
-                + partition);
-      }
+      KeyPartitioner.requireIn("absent key", key, partition, partitionCount);
     }
   }
 }
