@@ -17,13 +17,10 @@ import java.util.List;
  * task's positions in {@code repi.comparetables} alone: a full run stopped before a recheck still
  * resumes where it stopped, and a key-list run that fails is simply run again.
  */
-final class KeyListNotes implements AutoCloseable {
-  private final Connection connection;
-  private final String task;
+final class KeyListNotes extends TaskBookkeeping {
 
   KeyListNotes(Connection connection, String task) throws SQLException {
-    this.connection = SourceSessions.forNotes(connection);
-    this.task = task;
+    super(connection, task);
   }
 
   /** Commits the OPEN note of a key-list chunk, before it is read. */
@@ -110,10 +107,5 @@ final class KeyListNotes implements AutoCloseable {
       connection.rollback();
       throw e;
     }
-  }
-
-  @Override
-  public void close() throws SQLException {
-    connection.close();
   }
 }

@@ -5,8 +5,9 @@ import java.sql.SQLException;
 
 /**
  * A compare task's rows in the source's bookkeeping tables ({@link ChunkNotes}, {@link
- * TaskPositions}), on a connection of its own set up by {@link SourceSessions#forNotes}: autocommit
- * off, every method one committed transaction. Closing closes the connection.
+ * KeyListNotes}, {@link TaskPositions}), on a connection of its own set up by {@link
+ * SourceSessions#forNotes}: autocommit off, every method one committed transaction. Closing closes
+ * the connection.
  */
 abstract class TaskBookkeeping implements AutoCloseable {
   protected final Connection connection;
