@@ -2,7 +2,6 @@ package io.cdccompare.capture;
 
 import io.cdccompare.core.stream.CompareTopics;
 import io.cdccompare.core.table.TableName;
-import io.cdccompare.source.config.ConfigFile;
 import io.cdccompare.source.config.ConnectionConfig;
 import io.cdccompare.source.config.ConnectionSettings;
 import io.cdccompare.source.config.ConnectionSettings.SourceDatabase;
@@ -196,9 +195,7 @@ public final class CaptureConfig extends ConnectionConfig {
   }
 
   public static CaptureConfig of(Map<String, String> values) {
-    return new CaptureConfig(
-        ConfigFile.check(
-            new LinkedHashMap<>(values), DEFINITION, PREFIXES, "capture configuration"));
+    return of(values, DEFINITION, PREFIXES, "capture configuration", CaptureConfig::new);
   }
 
   /** The source database. */

@@ -8,13 +8,11 @@ import io.cdccompare.core.rowhash.HashFunction;
 import io.cdccompare.core.stream.CompareTopics;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.schemas.avro.TaskKind;
-import io.cdccompare.source.config.ConfigFile;
 import io.cdccompare.source.config.ConnectionConfig;
 import io.cdccompare.source.config.ConnectionSettings;
 import io.cdccompare.source.config.ConnectionSettings.SourceDatabase;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -267,9 +265,7 @@ public final class CompareConfig extends ConnectionConfig {
   }
 
   public static CompareConfig of(Map<String, String> values) {
-    return new CompareConfig(
-        ConfigFile.check(
-            new LinkedHashMap<>(values), DEFINITION, PREFIXES, "compare task configuration"));
+    return of(values, DEFINITION, PREFIXES, "compare task configuration", CompareConfig::new);
   }
 
   public String taskName() {

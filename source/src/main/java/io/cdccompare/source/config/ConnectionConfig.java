@@ -44,6 +44,20 @@ public abstract class ConnectionConfig {
     }
   }
 
+  /**
+   * Checks settings given as a map with {@link ConfigFile#check} (their order kept) and builds the
+   * configuration; {@code what} names it in errors ({@code "capture configuration"}).
+   */
+  protected static <T> T of(
+      Map<String, String> values,
+      ConfigDef definition,
+      Set<String> prefixes,
+      String what,
+      Function<Map<String, String>, T> create) {
+    return create.apply(
+        ConfigFile.check(new java.util.LinkedHashMap<>(values), definition, prefixes, what));
+  }
+
   public String topicPrefix() {
     return values.getString(ConnectionSettings.TOPIC_PREFIX);
   }
