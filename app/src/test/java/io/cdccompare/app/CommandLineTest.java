@@ -152,6 +152,29 @@ class CommandLineTest {
   }
 
   @Test
+  void compareRunRefusesAnUnknownKindAndARestartOfAnIncrementalRunBeforeAnythingRuns(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    // Given a task file (and a source that does not listen)
+    java.nio.file.Path task = dir.resolve("task.properties");
+    java.nio.file.Files.writeString(task, minimal() + "task.name=t\n");
+
+    // When / Then: a misspelled kind is named, exit 2, the source never tried
+    assertThat(run("compare", "run", "-c", task.toString(), "--kind", "incremntal"))
+        .isEqualTo(ExitCode.USAGE.code());
+    assertThat(err.toString())
+        .contains("--kind must be full or incremental, was 'incremntal'")
+        .doesNotContain("source");
+
+    // and --restart makes no sense for an incremental run
+    err.getBuffer().setLength(0);
+    assertThat(run("compare", "run", "-c", task.toString(), "--kind", "incremental", "--restart"))
+        .isEqualTo(ExitCode.USAGE.code());
+    assertThat(err.toString())
+        .contains("--restart starts a full run over")
+        .doesNotContain("source");
+  }
+
+  @Test
   void compareRunWaitHelpListsItsOptions() {
     // Given / When / Then
     assertThat(run("compare", "run", "--help")).isEqualTo(ExitCode.OK.code());
