@@ -1,5 +1,6 @@
 package io.cdccompare.bench;
 
+import io.cdccompare.bench.e2e.BenchLogging;
 import io.cdccompare.bench.e2e.E2eOptions;
 import io.cdccompare.bench.e2e.E2eReport;
 import io.cdccompare.bench.e2e.EndToEndBenchmark;
@@ -19,17 +20,10 @@ import java.util.List;
  * removes what it created).
  */
 public final class EndToEndThroughput {
-  private static final String LOGBACK = "logback.configurationFile";
-
   private EndToEndThroughput() {}
 
   public static void main(String[] args) throws Exception {
-    // the app's jar brings a logback.xml too: name this module's by its URL, or logback prints
-    // its status (a resource name would be looked up, and found twice, again)
-    java.net.URL logback = EndToEndThroughput.class.getResource("/logback.xml");
-    if (System.getProperty(LOGBACK) == null && logback != null) {
-      System.setProperty(LOGBACK, logback.toString());
-    }
+    BenchLogging.useOwnConfiguration();
     E2eOptions options = E2eOptions.parse(args);
     EndToEndBenchmark benchmark = new EndToEndBenchmark(options);
     Thread hook = new Thread(benchmark::stop, "e2e-stop");

@@ -1,5 +1,6 @@
 package io.cdccompare.bench;
 
+import io.cdccompare.bench.e2e.BenchLogging;
 import io.cdccompare.bench.e2e.IncrementalBenchmark;
 import io.cdccompare.bench.e2e.IncrementalOptions;
 import io.cdccompare.bench.e2e.IncrementalReport;
@@ -17,15 +18,10 @@ import java.util.List;
  * it started.
  */
 public final class IncrementalVsFull {
-  private static final String LOGBACK = "logback.configurationFile";
-
   private IncrementalVsFull() {}
 
   public static void main(String[] args) throws Exception {
-    java.net.URL logback = IncrementalVsFull.class.getResource("/logback.xml");
-    if (System.getProperty(LOGBACK) == null && logback != null) {
-      System.setProperty(LOGBACK, logback.toString());
-    }
+    BenchLogging.useOwnConfiguration();
     IncrementalOptions options = IncrementalOptions.parse(args);
     IncrementalBenchmark benchmark = new IncrementalBenchmark(options);
     Thread hook = new Thread(benchmark::close, "incremental-stop");
