@@ -22,12 +22,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One run of key-list chunks of a task (docs/design.md, "Key-list chunks"): a recheck ({@code
- * RECHECK}, run id {@code RecheckRuns.runId(rechecked, attempt)}) or an incremental run ({@code
- * INCREMENTAL}) compares exactly the keys it is given, per table a list of chunks ({@link
- * KeyList}). Table after table, chunk after chunk: wait for flow control when the task names
- * targets, commit the OPEN note, read the chunk's keys on the source by key in one snapshot ({@link
- * KeyListReader}), write its hash records (present keys and hashes, absent keys, the targets of
- * each key) and wait for the acknowledgements, then commit the CLOSE note without a compared range.
+ * RECHECK}, run id {@code RecheckRuns.runId(rechecked, attempt)}), an incremental run ({@code
+ * INCREMENTAL}) or a repair's check ({@code REPAIR}, whose targets also delete the keys the source
+ * lacks: {@link RepairRun}) compares exactly the keys it is given, per table a list of chunks
+ * ({@link KeyList}). Table after table, chunk after chunk: wait for flow control when the task
+ * names targets, commit the OPEN note, read the chunk's keys on the source by key in one snapshot
+ * ({@link KeyListReader}), write its hash records (present keys and hashes, absent keys, the
+ * targets of each key) and wait for the acknowledgements, then commit the CLOSE note without a
+ * compared range.
  *
  * <p>It is prepared as a full run is: the task's lock is taken (a second run of the task at once is
  * refused naming it), every table is checked against the source catalog and its topic against
@@ -62,13 +64,13 @@ public final class KeyListRun {
   /**
    * @param config the task file; every table of {@code chunks} must be one of its tables
    * @param runId the run's id: for a recheck {@code RecheckRuns.runId(rechecked, attempt)}
-   * @param kind {@code RECHECK} or {@code INCREMENTAL}
+   * @param kind {@code RECHECK}, {@code INCREMENTAL} or {@code REPAIR}
    * @param chunks per table, its key-list chunks in the order they are compared
    */
   public KeyListRun(
       CompareConfig config, String runId, TaskKind kind, Map<TableName, List<KeyList>> chunks) {
-    if (kind != TaskKind.RECHECK && kind != TaskKind.INCREMENTAL) {
-      throw new IllegalArgumentException("a key-list run is RECHECK or INCREMENTAL, not " + kind);
+    if (kind == TaskKind.FULL) {
+      throw new IllegalArgumentException("a key-list run is RECHECK, INCREMENTAL or REPAIR");
     }
     if (runId == null || runId.isBlank()) {
       throw new IllegalArgumentException("a key-list run needs a run id");
@@ -87,8 +89,8 @@ public final class KeyListRun {
   }
 
   /**
-   * Runs under the task's lock its caller holds (an {@link IncrementalRun}): the run takes none.
-   * Returns this run.
+   * Runs under the task's lock its caller holds (an {@link IncrementalRun}, a {@link RepairRun}):
+   * the run takes none. Returns this run.
    */
   KeyListRun underHeldLock() {
     this.lockHeld = true;

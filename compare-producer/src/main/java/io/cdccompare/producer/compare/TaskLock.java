@@ -19,8 +19,15 @@ final class TaskLock implements AutoCloseable {
    * already ({@code held}: an incremental run's parts).
    */
   static TaskLock of(CompareConfig config, boolean held) throws SQLException {
-    String task = config.taskName();
-    return held ? null : new TaskLock(config.source().connect("cdc-compare-lock-" + task), task);
+    return held ? null : named(config, "cdc-compare-lock-" + config.taskName());
+  }
+
+  /**
+   * The lock of the task on a session named {@code application} (what a refused second process is
+   * told holds it).
+   */
+  static TaskLock named(CompareConfig config, String application) throws SQLException {
+    return new TaskLock(config.source().connect(application), config.taskName());
   }
 
   TaskLock(Connection connection, String task) throws SQLException {
@@ -43,11 +50,37 @@ final class TaskLock implements AutoCloseable {
         rs.next();
         if (!rs.getBoolean(1)) {
           throw new IllegalStateException(
-              "task " + task + " is already running in another process (its lock is held)");
+              "task " + task + " is already running in another process: " + holder());
         }
       }
     } finally {
       connection.commit();
+    }
+  }
+
+  /** Which session holds the task's lock, as far as the server still shows it. */
+  private String holder() throws SQLException {
+    try (PreparedStatement s =
+        connection.prepareStatement(
+            "WITH k AS (SELECT hashtextextended(?, 0) AS v)"
+                + " SELECT a.pid, a.application_name, a.backend_start"
+                + " FROM k, pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+                + " WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1"
+                + " AND l.classid::bigint = ((k.v >> 32) & 4294967295)"
+                + " AND l.objid::bigint = (k.v & 4294967295)")) {
+      s.setString(1, "cdc-compare task " + task);
+      try (ResultSet rs = s.executeQuery()) {
+        if (!rs.next()) {
+          return "its lock is held (the holding session has just ended: try again)";
+        }
+        return "session pid "
+            + rs.getInt(1)
+            + " ("
+            + rs.getString(2)
+            + ", connected at "
+            + rs.getTimestamp(3).toInstant()
+            + ") holds its lock";
+      }
     }
   }
 

@@ -44,9 +44,10 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>The totals are those of full and incremental runs: the results and noted chunks of a RECHECK
- * run (key-list chunks, docs/design.md "Recheck") are left out, so a recheck never replaces a
- * table's run in the report; {@code compare recheck} and {@code report --keys} read and show its
- * verdicts from the results topic, beside the run they recheck.
+ * or REPAIR run (key-list chunks, docs/design.md "Recheck", "Repair") are left out, so a recheck or
+ * a repair never replaces a table's run in the report; {@code compare recheck}, {@code compare
+ * repair} and {@code report --keys} read and show their verdicts from the results topic, beside the
+ * run they recheck or repair.
  *
  * <p>Times ({@code lastUpdate}, {@code raisedAt}) are the timestamps of the records that caused
  * them. Not thread-safe: one instance per stream task, as Kafka Streams runs it.
@@ -54,7 +55,7 @@ import org.slf4j.LoggerFactory;
 final class ReportAggregator implements Processor<String, ReportInput, String, SpecificRecord> {
   private static final Logger LOG = LoggerFactory.getLogger(ReportAggregator.class);
   private static final StringSerializer KEYS = new StringSerializer();
-  private static final String RECHECK = "RECHECK";
+  private static final Set<String> NOT_RUNS = Set.of("RECHECK", "REPAIR");
 
   private ProcessorContext<String, SpecificRecord> context;
   private KeyValueStore<String, TableRun> tableRuns;
@@ -73,8 +74,8 @@ final class ReportAggregator implements Processor<String, ReportInput, String, S
 
   @Override
   public void process(Record<String, ReportInput> record) {
-    if (RECHECK.equals(record.value().taskKind())) {
-      return; // a recheck's verdicts are shown beside its run's, not as a run (class comment)
+    if (NOT_RUNS.contains(record.value().taskKind())) {
+      return; // a recheck's or repair's verdicts are shown beside its run's (class comment)
     }
     if (record.value() instanceof ReportInput.Result result) {
       onResult(result, record.timestamp());

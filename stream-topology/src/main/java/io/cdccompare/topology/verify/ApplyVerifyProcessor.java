@@ -226,8 +226,7 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
           position);
     }
     Set<String> inFlight = openChunks.inFlight(position.topic(), position.partition(), marker);
-    PartitionVerdict verdict =
-        judge.judge(id, marker, position.offset(), target.tableOf(source), inFlight);
+    PartitionVerdict verdict = judge.judge(id, marker, position, target.tableOf(source), inFlight);
     ApplyResult result =
         target.apply(
             new ApplyBatch(List.of(), List.of(), List.of(new MarkerVerdict(position, verdict))));

@@ -11,6 +11,7 @@ import io.cdccompare.core.verdict.PartitionVerdict;
 import io.cdccompare.core.verdict.VerdictId;
 import io.cdccompare.schemas.avro.Marker;
 import io.cdccompare.schemas.avro.TaskKind;
+import io.cdccompare.verifier.apply.RecordPosition;
 import io.cdccompare.verifier.apply.TargetTable;
 import io.cdccompare.verifier.db.TargetSchemaException;
 import io.cdccompare.verifier.verify.ChunkCheck;
@@ -21,13 +22,15 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Decides one chunk's verdict in one partition at its CLOSE marker, everything before the marker
  * being applied: reads the chunk's compared shape from the marker, loads the partition's hashes,
- * and verifies the target table over the compared key range with the keys in flight. A RECHECK or
- * INCREMENTAL chunk is a key-list chunk: no range, only the keys its hash records give this target
- * (by name), each looked up by key.
+ * and verifies the target table over the compared key range with the keys in flight. A RECHECK,
+ * INCREMENTAL or REPAIR chunk is a key-list chunk: no range, only the keys its hash records give
+ * this target (by name), each looked up by key; a REPAIR chunk first deletes those of its keys the
+ * source lacked and no change touched ({@link #removeAbsent}).
  *
  * <p>A chunk that cannot be compared gets a verdict that says why instead of differences: {@link
  * ChunkState#SCHEMA_DRIFT} when the target's columns or key do not match what the source compared
@@ -54,8 +57,9 @@ final class ChunkJudge {
   }
 
   PartitionVerdict judge(
-      VerdictId id, Marker close, long markerOffset, TargetTable table, Set<String> inFlight)
+      VerdictId id, Marker close, RecordPosition marker, TargetTable table, Set<String> inFlight)
       throws SQLException {
+    long markerOffset = marker.offset();
     if (close.getComparedShape() == null) {
       return notVerified(
           id, markerOffset, ChunkState.UNVERIFIABLE, "the CLOSE marker carries no compared shape");
@@ -124,6 +128,9 @@ final class ChunkJudge {
                   close.getPartitionCount(),
                   comparedRange(close),
                   inFlight);
+      if (close.getTaskKind() == TaskKind.REPAIR) {
+        removeAbsent(table, check, marker);
+      }
       verdict = target.verify(check, shape.format(), hashFunction);
     } catch (TargetSchemaException e) {
       ChunkState state = e.column() == null ? ChunkState.UNVERIFIABLE : ChunkState.SCHEMA_DRIFT;
@@ -138,7 +145,22 @@ final class ChunkJudge {
    * Whether the chunk names its keys instead of a key range (docs/design.md, "Key-list chunks").
    */
   static boolean isKeyList(Marker close) {
-    return close.getTaskKind() == TaskKind.RECHECK || close.getTaskKind() == TaskKind.INCREMENTAL;
+    return close.getTaskKind() != TaskKind.FULL;
+  }
+
+  /**
+   * A REPAIR chunk's deletes (docs/design.md, "Repair"): each key this target compares that the
+   * source did not hold when the chunk was read, and that no change touched between the chunk's
+   * OPEN and CLOSE, is deleted from the target before the chunk is verified. The source read lies
+   * between the two notes, so the key was absent at the CLOSE's position: a row inserted on the
+   * source before the OPEN was read, one inserted between the notes is in flight and kept, and one
+   * inserted after the CLOSE is applied after the delete.
+   */
+  private void removeAbsent(TargetTable table, ChunkCheck check, RecordPosition marker)
+      throws SQLException {
+    Set<String> gone = new TreeSet<>(check.absentKeys());
+    gone.removeAll(check.inFlightKeys());
+    target.removeKeys(table, gone, marker);
   }
 
   /**

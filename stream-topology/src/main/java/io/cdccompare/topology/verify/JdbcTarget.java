@@ -11,6 +11,7 @@ import io.cdccompare.core.verdict.VerdictId;
 import io.cdccompare.verifier.apply.ApplyBatch;
 import io.cdccompare.verifier.apply.ApplyResult;
 import io.cdccompare.verifier.apply.Checkpoint;
+import io.cdccompare.verifier.apply.RecordPosition;
 import io.cdccompare.verifier.apply.TargetApplier;
 import io.cdccompare.verifier.apply.TargetTable;
 import io.cdccompare.verifier.db.TargetCatalog;
@@ -26,6 +27,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -177,6 +179,12 @@ final class JdbcTarget implements Target {
   @Override
   public ApplyResult apply(ApplyBatch batch) throws SQLException {
     return applier.apply(batch);
+  }
+
+  @Override
+  public void removeKeys(TargetTable table, Collection<String> keys, RecordPosition at)
+      throws SQLException {
+    applier.removeKeys(table.table(), keys, at);
   }
 
   @Override

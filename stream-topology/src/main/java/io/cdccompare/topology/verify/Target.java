@@ -8,9 +8,11 @@ import io.cdccompare.core.verdict.PartitionVerdict;
 import io.cdccompare.core.verdict.VerdictId;
 import io.cdccompare.verifier.apply.ApplyBatch;
 import io.cdccompare.verifier.apply.ApplyResult;
+import io.cdccompare.verifier.apply.RecordPosition;
 import io.cdccompare.verifier.apply.TargetTable;
 import io.cdccompare.verifier.verify.ChunkCheck;
 import java.sql.SQLException;
+import java.util.Collection;
 import java.util.Optional;
 
 /**
@@ -28,6 +30,10 @@ interface Target extends AutoCloseable {
 
   /** See {@link io.cdccompare.verifier.apply.TargetApplier#apply}. */
   ApplyResult apply(ApplyBatch batch) throws SQLException;
+
+  /** See {@link io.cdccompare.verifier.apply.TargetApplier#removeKeys}. */
+  void removeKeys(TargetTable table, Collection<String> keys, RecordPosition at)
+      throws SQLException;
 
   /** The verdict stored when the checkpoint passed this chunk's CLOSE marker, if any. */
   Optional<PartitionVerdict> storedVerdict(VerdictId id) throws SQLException;

@@ -20,6 +20,7 @@ import io.cdccompare.verifier.verify.ChunkCheck;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +58,18 @@ final class FakeTarget implements Target {
   @Override
   public TargetTable tableOf(TableName source) {
     return ITEMS;
+  }
+
+  /** The keys {@link #removeKeys} was given, call after call. */
+  final List<List<String>> removed = new ArrayList<>();
+
+  @Override
+  public void removeKeys(TargetTable table, Collection<String> keys, RecordPosition at) {
+    calls.add("remove");
+    removed.add(List.copyOf(keys));
+    if (rows != null) {
+      keys.forEach(rows::remove);
+    }
   }
 
   @Override

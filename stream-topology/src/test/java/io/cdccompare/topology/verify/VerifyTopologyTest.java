@@ -405,6 +405,58 @@ class VerifyTopologyTest {
   }
 
   @Test
+  void aRepairChunkDeletesTheAbsentKeysOfThisTargetThatNoChangeTouched() throws Exception {
+    try (VerifyDriver d = new VerifyDriver()) {
+      // Given a repair chunk: key 1 held by the source, 5, 6 and 7 not; this target (t1) checks
+      // 1, 5 and 6, target t2 checks 7; the target holds all four, and key 6 is inserted again on
+      // the source between the chunk's markers
+      d.taskKind = TaskKind.REPAIR;
+      d.target.rows =
+          new java.util.HashMap<>(
+              Map.of("1", md5("1,a"), "5", md5("5,e"), "6", md5("6,f"), "7", md5("7,g")));
+      d.open(0);
+      d.change("c", 6, "f");
+
+      // When the chunk closes
+      d.closeKeyList(
+          0,
+          List.of(
+              new VerifyDriver.KeyListPart(
+                  hashes("1"),
+                  List.of("5", "6", "7"),
+                  Map.of("t1", List.of("1", "5", "6"), "t2", List.of("7")))));
+
+      // Then t1 deleted key 5 only (6 is in flight, 7 is t2's), before it verified the chunk
+      assertThat(d.target.removed).containsExactly(List.of("5"));
+      assertThat(d.target.calls.indexOf("remove")).isLessThan(d.target.calls.indexOf("verify"));
+      assertThat(d.target.rows).containsOnlyKeys("1", "6", "7");
+
+      // And the verdict shows 5 repaired (no difference), 6 in flight
+      ChunkResult result = d.results().get(0);
+      assertThat(result.getState()).isEqualTo(ChunkState.VERIFIED);
+      assertThat(result.getExtraKeys()).isEmpty();
+      assertThat(result.getInFlightKeys()).containsExactly("6");
+    }
+  }
+
+  @Test
+  void aRecheckChunkDeletesNothing() throws Exception {
+    try (VerifyDriver d = new VerifyDriver()) {
+      // Given a recheck chunk whose key 5 the source lacks and the target holds
+      d.taskKind = TaskKind.RECHECK;
+      d.target.rows = new java.util.HashMap<>(Map.of("5", md5("5,e")));
+
+      // When it closes
+      d.open(0);
+      d.closeKeyList(0, List.of(new VerifyDriver.KeyListPart(Map.of(), List.of("5"), Map.of())));
+
+      // Then nothing was deleted and 5 is extra
+      assertThat(d.target.removed).isEmpty();
+      assertThat(d.results().get(0).getExtraKeys()).containsExactly("5");
+    }
+  }
+
+  @Test
   void aRecheckChunkWithoutAnEntryForThisTargetComparesNoKey() throws Exception {
     try (VerifyDriver d = new VerifyDriver()) {
       // Given a recheck chunk whose keys are all for target t2, on a target that lacks key 1 and

@@ -145,6 +145,37 @@ public final class TargetApplier {
     }
   }
 
+  /**
+   * Deletes rows by key in one transaction of its own, leaving checkpoints and verdicts as they
+   * are: what a REPAIR chunk does at its CLOSE marker with the keys the source no longer holds
+   * (docs/design.md, "Repair"). Deleting a key that is not there does nothing, so a CLOSE marker
+   * replayed after a crash deletes the same keys again harmlessly.
+   *
+   * @param keys canonical key encodings of {@code table}
+   * @param at the CLOSE marker's position, named by an error
+   * @throws SQLException if the target refuses a delete (nothing of the call is kept)
+   */
+  public void removeKeys(TableRef table, Collection<String> keys, RecordPosition at)
+      throws SQLException {
+    if (keys.isEmpty()) {
+      return;
+    }
+    List<RowChange> deletes = new ArrayList<>(keys.size());
+    keys.forEach(key -> deletes.add(RowChange.delete(table, key, at)));
+    boolean autoCommit = connection.getAutoCommit();
+    connection.setAutoCommit(false);
+    try {
+      writer.write(deletes);
+      connection.commit();
+      LOG.info("application={} table={} removed keys={} at {}", application, table, keys, at);
+    } catch (SQLException | RuntimeException | Error e) {
+      TargetSession.rollback(connection, e);
+      throw e;
+    } finally {
+      connection.setAutoCommit(autoCommit);
+    }
+  }
+
   /** The checkpoint of one partition for this application, if one was written. */
   public Optional<Checkpoint> checkpoint(String topic, int partition) throws SQLException {
     return checkpoints.find(application, topic, partition);
