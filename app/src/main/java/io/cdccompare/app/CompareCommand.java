@@ -8,7 +8,11 @@ import picocli.CommandLine.Command;
     name = "compare",
     mixinStandardHelpOptions = true,
     description = "Compare tasks: read the source in key-ordered chunks and note them.",
-    subcommands = {CompareRunCommand.class, CompareRecheckCommand.class})
+    subcommands = {
+      CompareRunCommand.class,
+      CompareRecheckCommand.class,
+      CompareRepairCommand.class
+    })
 final class CompareCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

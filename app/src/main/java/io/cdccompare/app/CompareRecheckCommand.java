@@ -3,18 +3,13 @@ package io.cdccompare.app;
 import io.cdccompare.core.recheck.RecheckPlan;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.schemas.avro.ChunkResult;
-import io.cdccompare.schemas.avro.ReportEntry;
 import io.cdccompare.topology.report.ReportReader;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import org.apache.kafka.common.config.ConfigException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -88,7 +83,7 @@ final class CompareRecheckCommand implements Callable<Integer> {
     CompareConfig task = CompareConfig.load(config);
     OptionChecks.requireTargets(config, task, "compare recheck");
     ReportReader reader = TaskReportReader.of(task);
-    Map<String, String> rechecked = rechecked(task, reader);
+    Map<String, String> rechecked = Rechecks.runsOf(task, reader, run);
     List<ChunkResult> results = Rechecks.results(task, reader, rechecked);
     PrintWriter out = spec.commandLine().getOut();
     Rechecks rechecks = new Rechecks(task, reader, out, spec.commandLine().getErr());
@@ -96,29 +91,5 @@ final class CompareRecheckCommand implements Callable<Integer> {
       return rechecks.recheckRuns(
           rechecked, results, keys, waitForOutcome, Duration.ofSeconds(waitTimeoutSeconds));
     }
-  }
-
-  /** Per table of the task, the run whose keys are rechecked. */
-  private Map<String, String> rechecked(CompareConfig task, ReportReader reader) {
-    Map<String, String> runs = new TreeMap<>();
-    Set<String> tables = new TreeSet<>();
-    task.tables().forEach(t -> tables.add(t.table().toString()));
-    if (run != null) {
-      tables.forEach(t -> runs.put(t, run));
-      return runs;
-    }
-    for (ReportEntry e : reader.entries()) {
-      if (e.getTask().equals(task.taskName())
-          && e.getTable() != null
-          && e.getRunId() != null
-          && tables.contains(e.getTable())) {
-        runs.merge(e.getTable(), e.getRunId(), (a, b) -> a.compareTo(b) >= 0 ? a : b);
-      }
-    }
-    if (runs.isEmpty()) {
-      throw new ConfigException(
-          "the report shows no run of task " + task.taskName() + ": name one with --run");
-    }
-    return runs;
   }
 }

@@ -72,14 +72,15 @@ final class DemoCommand implements Callable<Integer> {
     try {
       DemoResult result = demo.run();
       if (!result.asExpected()) {
-        out.println("The report differs from what the demo injected:");
+        out.println("The report or the repair differs from what the demo injected:");
         result.problems().forEach(p -> out.println("  " + p));
         out.flush();
         return ExitCode.FAILURE.code();
       }
       out.printf(
-          "Done in %s: target a is in sync; target b differs by exactly the three injected rows,"
-              + " named by key. %d live transactions ran meanwhile.%s%n",
+          "Done in %s: target a is in sync; target b differed by exactly the three injected rows,"
+              + " named by key, and the repair fixed exactly those. %d live transactions ran"
+              + " meanwhile.%s%n",
           result.elapsed(), result.loadTransactions(), keepRunning ? "" : " Stopping everything.");
       out.flush();
       if (keepRunning) {

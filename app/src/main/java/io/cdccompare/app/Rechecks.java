@@ -11,6 +11,7 @@ import io.cdccompare.operations.recheck.RecheckVerdicts;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.producer.compare.KeyListRun;
 import io.cdccompare.schemas.avro.ChunkResult;
+import io.cdccompare.schemas.avro.ReportEntry;
 import io.cdccompare.schemas.avro.TaskKind;
 import io.cdccompare.topology.report.ReportReader;
 import java.io.PrintWriter;
@@ -19,6 +20,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.kafka.common.config.ConfigException;
 
@@ -111,8 +114,7 @@ final class Rechecks {
    *
    * @param timeout the longest wait for each attempt's verdicts
    */
-  private int recheck(
-      String rechecked, RecheckPlan plan, int attempt, boolean wait, Duration timeout)
+  int recheck(String rechecked, RecheckPlan plan, int attempt, boolean wait, Duration timeout)
       throws Exception {
     RecheckOutcome outcome = null;
     RecheckPlan next = plan;
@@ -128,7 +130,7 @@ final class Rechecks {
         out.flush();
         return ExitCode.OK.code();
       }
-      Optional<List<ChunkResult>> verdicts = await(runId, chunks, timeout);
+      Optional<List<ChunkResult>> verdicts = await(runId, chunks, task.targets(), timeout);
       if (verdicts.isEmpty()) {
         return stopping ? ExitCode.STOPPED.code() : ExitCode.INCOMPLETE.code();
       }
@@ -145,8 +147,37 @@ final class Rechecks {
   }
 
   /**
-   * The verdicts of the task's runs {@code runs} (table → run id) and of their earlier rechecks;
-   * none when the results topic does not exist yet.
+   * Per table of the task, the run whose keys are rechecked or repaired: {@code run} for every
+   * table when given, else the run the report shows for the table.
+   *
+   * @throws ConfigException when no run is given and the report shows none
+   */
+  static Map<String, String> runsOf(CompareConfig task, ReportReader reader, String run) {
+    Map<String, String> runs = new TreeMap<>();
+    Set<String> tables = new TreeSet<>();
+    task.tables().forEach(t -> tables.add(t.table().toString()));
+    if (run != null) {
+      tables.forEach(t -> runs.put(t, run));
+      return runs;
+    }
+    for (ReportEntry e : reader.entries()) {
+      if (e.getTask().equals(task.taskName())
+          && e.getTable() != null
+          && e.getRunId() != null
+          && tables.contains(e.getTable())) {
+        runs.merge(e.getTable(), e.getRunId(), (a, b) -> a.compareTo(b) >= 0 ? a : b);
+      }
+    }
+    if (runs.isEmpty()) {
+      throw new ConfigException(
+          "the report shows no run of task " + task.taskName() + ": name one with --run");
+    }
+    return runs;
+  }
+
+  /**
+   * The verdicts of the task's runs {@code runs} (table → run id) and of their earlier rechecks and
+   * repairs; none when the results topic does not exist yet.
    */
   static List<ChunkResult> results(
       CompareConfig task, ReportReader reader, Map<String, String> runs) {
@@ -154,7 +185,7 @@ final class Rechecks {
       return reader.results(
           r ->
               r.getTask().equals(task.taskName())
-                  && runs.containsValue(RecheckRuns.rechecked(r.getRunId()).orElse(r.getRunId())));
+                  && runs.containsValue(RecheckRuns.origin(r.getRunId())));
     } catch (ReportReader.MissingTopicException e) {
       return List.of(); // no verifier ever published: no run has a verdict
     }
@@ -210,21 +241,27 @@ final class Rechecks {
     return summary.complete();
   }
 
-  /** The attempt's verdicts once every target gave them all; empty on timeout or stop. */
-  private Optional<List<ChunkResult>> await(
-      String runId, Map<String, List<KeyList>> chunks, Duration timeout)
+  /**
+   * The verdicts of run {@code runId} once every target of {@code targets} gave them all; empty on
+   * timeout or stop.
+   */
+  Optional<List<ChunkResult>> await(
+      String runId,
+      Map<String, List<KeyList>> chunks,
+      java.util.Collection<String> targets,
+      Duration timeout)
       throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!stopping) {
       List<ChunkResult> verdicts = reader.results(r -> r.getRunId().equals(runId));
-      if (RecheckOutcome.complete(chunks, verdicts, runId, task.targets())) {
+      if (RecheckOutcome.complete(chunks, verdicts, runId, targets)) {
         return Optional.of(verdicts);
       }
       if (System.nanoTime() > deadline) {
         err.printf(
             "cdc-compare: recheck run %s: not every target of %s verified every chunk within %d"
                 + " s%n",
-            runId, task.targets(), timeout.toSeconds());
+            runId, targets, timeout.toSeconds());
         err.flush();
         return Optional.empty();
       }

@@ -39,8 +39,8 @@ class DemoIT {
     // Then it succeeded, and the second report shows on target b exactly the injected rows by key
     String out = String.join("\n", lines);
     assertThat(process.exitValue()).as(out).isEqualTo(ExitCode.OK.code());
-    assertThat(lines).anyMatch(l -> l.startsWith("[8/8] Full compare again"));
-    List<String> second = lines.subList(indexOf(lines, "[8/8]"), lines.size());
+    assertThat(lines).anyMatch(l -> l.startsWith("[8/9] Full compare again"));
+    List<String> second = lines.subList(indexOf(lines, "[8/9]"), indexOf(lines, "[9/9]"));
     assertThat(second)
         .anyMatch(row("b", "customers", "DIFFERENCES", 1, 0, 1))
         .anyMatch(row("b", "orders", "DIFFERENCES", 0, 1, 0))
@@ -54,13 +54,19 @@ class DemoIT {
           .anyMatch(row("a", table, "IN_SYNC", 0, 0, 0));
     }
     // And the first report, before the injection, found both targets in sync on every table
-    List<String> first = lines.subList(indexOf(lines, "[6/8]"), indexOf(lines, "[7/8]"));
+    List<String> first = lines.subList(indexOf(lines, "[6/9]"), indexOf(lines, "[7/9]"));
     for (String target : List.of("a", "b")) {
       for (String table : List.of("customers", "orders", "all_types")) {
         assertThat(first).anyMatch(row(target, table, "IN_SYNC", 0, 0, 0));
       }
     }
-    assertThat(out).contains("Done in ");
+    // And the repair of b re-sent its rows through the stream and fixed exactly the three keys
+    List<String> repair = lines.subList(indexOf(lines, "[9/9]"), lines.size());
+    assertThat(repair)
+        .anyMatch(
+            l -> l.contains("b shop.customers: 2 repaired [1000000001, 42], 0 still different"))
+        .anyMatch(l -> l.contains("b shop.orders: 1 repaired [14,2], 0 still different"));
+    assertThat(out).contains("Done in ").contains("the repair fixed exactly those");
     assertNothingLeft(lines);
   }
 
@@ -68,7 +74,7 @@ class DemoIT {
   void ctrlCDuringTheCompareStopsEverything(@TempDir Path dir) throws Exception {
     // Given the demo, running its first compare
     Process process = start(dir, "--rows", "20000");
-    List<String> lines = readUntil(process, line -> line.startsWith("[6/8]"));
+    List<String> lines = readUntil(process, line -> line.startsWith("[6/9]"));
     List<ProcessHandle> children = process.descendants().filter(ProcessHandle::isAlive).toList();
 
     // When Ctrl-C

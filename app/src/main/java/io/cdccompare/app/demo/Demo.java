@@ -5,6 +5,7 @@ import io.cdccompare.capture.CaptureConfig;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.operations.config.TargetsConfig;
+import io.cdccompare.operations.recheck.RecheckOutcome;
 import io.cdccompare.operations.report.TaskReport;
 import io.cdccompare.operations.run.RunningVerifier;
 import io.cdccompare.producer.compare.CompareConfig;
@@ -27,17 +28,18 @@ import java.util.concurrent.Future;
  * The whole job on the embedded environment, narrated: a sample shop on a PostgreSQL source, the
  * capture, two verifiers (target {@code a} PostgreSQL, target {@code b} MariaDB), the initial copy,
  * a live write load, a full compare at deep=100 and its report; then differences injected into
- * target {@code b} and a second compare whose report names them by key. It runs the same classes
- * and the same configuration files as the {@code capture}, {@code verify} and {@code compare run}
- * commands. {@link #close()} (also from Ctrl-C) stops everything it started. Over 300 lines because
- * it is the demo's script, eight steps read top to bottom.
+ * target {@code b}, a second compare whose report names them by key, and a repair of {@code b}
+ * whose check shows them fixed. It runs the same classes and the same configuration files as the
+ * {@code capture}, {@code verify} and {@code compare run} commands. {@link #close()} (also from
+ * Ctrl-C) stops everything it started. Over 300 lines because it is the demo's script, nine steps
+ * read top to bottom.
  */
 public final class Demo implements AutoCloseable {
   static final String PREFIX = "demo";
   static final String TASK = "demo";
   static final String TARGET_A = "a";
   static final String TARGET_B = "b";
-  private static final int STEPS = 8;
+  private static final int STEPS = 9;
   private static final Duration WAIT = Duration.ofMinutes(5);
   private static final int LOAD_TPS = 20;
 
@@ -73,7 +75,8 @@ public final class Demo implements AutoCloseable {
   }
 
   /**
-   * Runs every step; returns the findings of the second compare checked against what was injected.
+   * Runs every step; returns the findings of the second compare and of the repair checked against
+   * what was injected.
    */
   public DemoResult run() throws Exception {
     startEnvironment();
@@ -98,8 +101,16 @@ public final class Demo implements AutoCloseable {
     List<TaskReport> found = awaitVerdicts(second);
     narrator.done(DemoReport.headline(found));
     DemoReport.print(found, out);
+
+    narrator.step(
+        "Repairing target b: its failed and missed rows re-sent through the stream, its extra row"
+            + " deleted; then exactly those keys compared again");
+    RecheckOutcome repaired =
+        DemoRepair.repair(
+            targets, CompareConfig.load(taskPath), TARGET_B, found, WAIT, () -> closed);
+    narrator.done(DemoRepair.headline(repaired));
     requireHealthy(load);
-    return DemoResult.of(found, injected, load.transactions(), narrator.elapsed());
+    return DemoResult.of(found, injected, repaired, load.transactions(), narrator.elapsed());
   }
 
   private void startEnvironment() throws IOException {

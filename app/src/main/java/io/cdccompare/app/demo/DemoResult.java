@@ -1,5 +1,6 @@
 package io.cdccompare.app.demo;
 
+import io.cdccompare.operations.recheck.RecheckOutcome;
 import io.cdccompare.operations.report.DifferenceKeys;
 import io.cdccompare.operations.report.ReportRow;
 import io.cdccompare.operations.report.ShownStatus;
@@ -13,7 +14,8 @@ import java.util.TreeSet;
 /**
  * The demo's conclusion: whether the second compare found exactly what was injected — nothing on
  * target {@code a}, and on target {@code b} the changed customer as failed, the deleted order as
- * missed and the added customer as extra, by key — and the problems when it did not.
+ * missed and the added customer as extra, by key — and whether the repair of {@code b} fixed
+ * exactly those three keys; and the problems when not.
  *
  * @param problems what the report showed that the demo did not inject (empty when as expected)
  */
@@ -24,8 +26,23 @@ public record DemoResult(List<String> problems, long loadTransactions, String el
   }
 
   static DemoResult of(
-      List<TaskReport> report, Injection injected, long loadTransactions, String elapsed) {
+      List<TaskReport> report,
+      Injection injected,
+      RecheckOutcome repaired,
+      long loadTransactions,
+      String elapsed) {
     List<String> problems = new ArrayList<>();
+    Set<String> fixed = new TreeSet<>();
+    for (RecheckOutcome.TableOutcome t : repaired.tables()) {
+      fixed.addAll(t.cleared());
+      t.confirmed().forEach((key, kind) -> problems.add("repair: key " + key + " still " + kind));
+      t.unverified().forEach(key -> problems.add("repair: key " + key + " unverified"));
+      t.unsettled().forEach(key -> problems.add("repair: key " + key + " in flight"));
+    }
+    Set<String> wanted = Set.of(injected.failed(), injected.missed(), injected.extra());
+    if (!fixed.equals(new TreeSet<>(wanted))) {
+      problems.add("repair: repaired keys " + fixed + ", injected " + new TreeSet<>(wanted));
+    }
     for (TaskReport task : report) {
       for (TargetReport target : task.targets()) {
         for (ReportRow row : target.tables()) {

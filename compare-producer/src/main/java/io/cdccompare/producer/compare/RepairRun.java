@@ -4,8 +4,10 @@ import io.cdccompare.core.compare.TableTask;
 import io.cdccompare.core.recheck.KeyList;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.producer.compare.KeyListReader.KeyListRead;
+import io.cdccompare.producer.repair.KeyResend;
 import io.cdccompare.schemas.avro.TaskKind;
 import java.sql.Connection;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * each of their keys the source did not hold between the chunk's OPEN and CLOSE notes and no change
  * touched; without it they are RECHECK chunks and nothing is deleted.
  *
- * <p>{@link #preview()} reads the source and says per key what {@link #run()} would do, writing
+ * <p>{@link #preview()} reads the source and says per key what {@link #run} would do, writing
  * nothing. One caller; {@link #stop()} from any thread.
  */
 public final class RepairRun {
@@ -48,6 +50,20 @@ public final class RepairRun {
      * @return how many rows the capture re-sent, -1 when it does not say
      */
     long resend(TableName table, List<String> keyColumns, List<String> keys) throws Exception;
+  }
+
+  /**
+   * The re-send of a running capture ({@link KeyResend}): one incremental-snapshot signal per
+   * table, waited for up to {@code timeout} on a source session of its own.
+   */
+  public static Resend throughCapture(CompareConfig config, Duration timeout) {
+    KeyResend capture = KeyResend.of(config.bootstrapServers(), config.topicPrefix());
+    return (table, keyColumns, keys) -> {
+      try (Connection source = config.source().connect("cdc-compare-resend-" + config.taskName())) {
+        KeyResend.Resent resent = capture.resend(source, table, keyColumns, keys, timeout);
+        return resent.rowsScanned().orElse(resent.found());
+      }
+    };
   }
 
   /**
@@ -79,7 +95,8 @@ public final class RepairRun {
       return failed.isEmpty() && missed.isEmpty() && extra.isEmpty();
     }
 
-    String classOf(String key) {
+    /** The class of difference of one of its keys: failed, missed or extra. */
+    public String classOf(String key) {
       return failed.contains(key) ? "failed" : missed.contains(key) ? "missed" : "extra";
     }
   }
@@ -192,7 +209,7 @@ public final class RepairRun {
   }
 
   /**
-   * Says per table and key what {@link #run()} would do, from the source as it is now; writes
+   * Says per table and key what {@link #run} would do, from the source as it is now; writes
    * nothing.
    */
   public SortedMap<String, List<Step>> preview() throws Exception {
@@ -234,11 +251,14 @@ public final class RepairRun {
   }
 
   /**
-   * Re-sends the failed and missed keys of every table, then notes the check's chunks.
+   * Re-sends the failed and missed keys of every table, then notes the check's chunks. Before
+   * anything is sent, Kafka, the table topics and the repaired target's verifier are checked.
    *
-   * @throws IllegalStateException when another process runs the task (naming its session)
+   * @param verifierGroup the consumer group of the target's verifier (its {@code application.id})
+   * @throws IllegalStateException when the verifier is not running, or another process runs the
+   *     task (naming its session)
    */
-  public Summary run() throws Exception {
+  public Summary run(String verifierGroup) throws Exception {
     String task = config.taskName();
     Map<TableName, Long> resent = new LinkedHashMap<>();
     try (Connection catalog = config.source().connect("cdc-compare-task-" + task);
@@ -247,6 +267,11 @@ public final class RepairRun {
       for (ScanPlan plan : plans) {
         Differences d = differences.get(plan.task().table());
         KeyListReader.requireKeys(plan, List.of(KeyList.everywhere(new ArrayList<>(d.resent()))));
+      }
+      try (TopicCheck topics = new TopicCheck(config)) {
+        topics.requireReachable();
+        topics.requireTableTopics(plans);
+        topics.requireVerifierRunning(target, verifierGroup);
       }
       lock.take();
       for (ScanPlan plan : plans) {

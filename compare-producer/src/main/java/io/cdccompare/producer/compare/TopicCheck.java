@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -41,6 +42,33 @@ final class TopicCheck implements AutoCloseable {
   /** Fails naming the bootstrap servers when Kafka does not answer, before anything is changed. */
   void requireReachable() throws InterruptedException {
     KafkaProbe.requireReachable(admin, config.bootstrapServers(), KafkaProbe.DEFAULT_TIMEOUT);
+  }
+
+  /**
+   * Refuses a target whose verifier is not running: its consumer group ({@code group}, the
+   * verifier's {@code application.id}) has no member, so nothing would apply or verify what a
+   * repair sends.
+   *
+   * @throws IllegalStateException naming the target, the group and the group's state
+   */
+  void requireVerifierRunning(String target, String group) throws InterruptedException {
+    ConsumerGroupDescription description =
+        AdminCalls.get(
+            admin.describeConsumerGroups(List.of(group)).describedGroups().get(group),
+            "describe consumer group " + group,
+            config.bootstrapServers());
+    if (description.members().isEmpty()) {
+      throw new IllegalStateException(
+          "the verifier of target "
+              + target
+              + " is not running: its consumer group "
+              + group
+              + " has no member (state "
+              + description.groupState()
+              + "); start it with 'cdc-compare verify --target "
+              + target
+              + "' before a repair, which changes nothing until then");
+    }
   }
 
   /** Refuses a table topic that is missing or has another partition count than recorded. */

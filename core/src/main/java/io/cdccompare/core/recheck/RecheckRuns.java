@@ -42,6 +42,16 @@ public final class RecheckRuns {
     return m.matches() ? Integer.parseInt(m.group(2)) : 0;
   }
 
+  /**
+   * The full or incremental run at the root of a chain of rechecks and repairs ({@code
+   * r.repair1.recheck2} → {@code r}); the run id itself for such a run.
+   */
+  public static String origin(String runId) {
+    String base = rechecked(runId).orElse(runId);
+    Optional<String> repaired = repaired(base);
+    return repaired.isPresent() ? origin(repaired.get()) : base;
+  }
+
   /** The run a repair run repaired, empty for a run of another kind. */
   public static Optional<String> repaired(String runId) {
     Matcher m = REPAIR.matcher(runId);

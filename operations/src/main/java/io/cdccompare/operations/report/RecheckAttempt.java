@@ -1,5 +1,6 @@
 package io.cdccompare.operations.report;
 
+import io.cdccompare.core.recheck.RecheckRuns;
 import io.cdccompare.core.report.RowTotals;
 import java.util.Objects;
 
@@ -11,8 +12,10 @@ import java.util.Objects;
  * attempt's chunk was open (on the last attempt: <b>unsettled</b>). Cleared keys are counted, not
  * named: the results name only the others. Immutable.
  *
- * @param attempt the attempt, from 1 ({@code RecheckRuns.attempt})
- * @param runId the recheck run, {@code <run>.recheck<n>}
+ * @param attempt the attempt, from 1 ({@code RecheckRuns.attempt}, for a repair {@code
+ *     RecheckRuns.repairAttempt})
+ * @param runId the recheck run, {@code <run>.recheck<n>}, or the repair run, {@code
+ *     <run>.repair<n>} (a recheck of a repair: {@code <run>.repair<n>.recheck<m>})
  * @param rows the rows of the attempt's verified chunks, each chunk and partition counted once
  * @param unverifiableChunks chunks of the attempt with a verdict that is not VERIFIED: their keys
  *     were not decided on this target
@@ -39,5 +42,10 @@ public record RecheckAttempt(
     }
     Objects.requireNonNull(keys, "keys");
     Objects.requireNonNull(inFlight, "inFlight");
+  }
+
+  /** {@code repair} for the check of a repair ({@code <run>.repair<n>}), else {@code recheck}. */
+  public String kind() {
+    return RecheckRuns.repaired(runId).isPresent() ? "repair" : "recheck";
   }
 }

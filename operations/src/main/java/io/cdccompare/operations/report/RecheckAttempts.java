@@ -18,13 +18,13 @@ import java.util.TreeSet;
 import java.util.function.Predicate;
 
 /**
- * The recheck attempts of runs, from the RECHECK chunk results of the results topic: per (task,
- * target, table, rechecked run) every attempt whose verdicts the results hold, in attempt order
- * ({@link RecheckAttempt}). A recheck run is linked to the run it rechecks by its id alone ({@link
- * RecheckRuns}), so nothing is inferred. A re-emitted verdict (same chunk and table partition)
- * counts once; keys are the union over the attempt's chunks and partitions, each kind sorted
- * ({@link KeyOrder}) and cut at {@code maxKeys} (0: all). An attempt still being verified shows the
- * verdicts that have arrived.
+ * The recheck attempts and repairs of runs, from the RECHECK and REPAIR chunk results of the
+ * results topic: per (task, target, table, rechecked or repaired run) every attempt whose verdicts
+ * the results hold, in attempt order ({@link RecheckAttempt}). A recheck run is linked to the run
+ * it rechecks by its id alone ({@link RecheckRuns}), so nothing is inferred. A re-emitted verdict
+ * (same chunk and table partition) counts once; keys are the union over the attempt's chunks and
+ * partitions, each kind sorted ({@link KeyOrder}) and cut at {@code maxKeys} (0: all). An attempt
+ * still being verified shows the verdicts that have arrived.
  */
 public final class RecheckAttempts implements TaskReports.RechecksOf {
   private record Row(String task, String target, String table, String runId) {}
@@ -43,7 +43,8 @@ public final class RecheckAttempts implements TaskReports.RechecksOf {
 
     Attempt(String runId) {
       this.runId = runId;
-      this.attempt = RecheckRuns.attempt(runId);
+      int repair = RecheckRuns.repairAttempt(runId);
+      this.attempt = repair > 0 ? repair : RecheckRuns.attempt(runId);
     }
 
     void add(ChunkResult result) {
@@ -148,10 +149,15 @@ public final class RecheckAttempts implements TaskReports.RechecksOf {
     return attempts.stream().map(a -> a.shown(maxKeys)).toList();
   }
 
-  /** The run a RECHECK result rechecks; empty for a result of another kind. */
+  /**
+   * The run a RECHECK or REPAIR result rechecks or repairs, at the root of its chain ({@link
+   * RecheckRuns#origin}); empty for a result of another kind.
+   */
   private static Optional<String> rechecked(ChunkResult result) {
-    return result.getTaskKind() == TaskKind.RECHECK
-        ? RecheckRuns.rechecked(result.getRunId())
-        : Optional.empty();
+    if (result.getTaskKind() != TaskKind.RECHECK && result.getTaskKind() != TaskKind.REPAIR) {
+      return Optional.empty();
+    }
+    String origin = RecheckRuns.origin(result.getRunId());
+    return origin.equals(result.getRunId()) ? Optional.empty() : Optional.of(origin);
   }
 }

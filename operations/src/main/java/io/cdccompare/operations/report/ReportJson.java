@@ -115,6 +115,7 @@ public final class ReportJson {
   private static void putRechecks(ArrayNode array, List<RecheckAttempt> attempts) {
     for (RecheckAttempt attempt : attempts) {
       ObjectNode node = array.addObject();
+      node.put("kind", attempt.kind());
       node.put("runId", attempt.runId());
       node.put("attempt", attempt.attempt());
       RowTotals rows = attempt.rows();

@@ -167,7 +167,8 @@ public final class ReportTable {
 
   /**
    * Per attempt one line, {@code recheck 1 (<run>.recheck1): cleared 12, failed 1, missed 0, extra
-   * 0, in flight 1}, its in-flight rows marked {@code (unsettled)} on the last attempt, its
+   * 0, in flight 1} ({@code repair 1 (<run>.repair1): …} for a repair's check, whose cleared keys
+   * are repaired), its in-flight rows marked {@code (unsettled)} on the last attempt, its
    * unverifiable chunks added when there are any; then its keys.
    */
   private static List<String> recheckLines(List<RecheckAttempt> attempts) {
@@ -177,7 +178,9 @@ public final class ReportTable {
       boolean last = i == attempts.size() - 1;
       RowTotals rows = a.rows();
       lines.add(
-          "    recheck "
+          "    "
+              + a.kind()
+              + " "
               + a.attempt()
               + " ("
               + safe(a.runId())

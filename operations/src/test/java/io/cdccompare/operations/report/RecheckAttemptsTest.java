@@ -64,6 +64,36 @@ class RecheckAttemptsTest {
   }
 
   @Test
+  void aRepairsCheckIsShownBesideTheRunItRepairedAsARepair() {
+    // Given the check of repair 1 of the run on maria (REPAIR chunks), and a recheck of its key
+    // that stayed in flight
+    List<ChunkResult> results =
+        List.of(
+            result(MARIA, ORDERS, 0, 0)
+                .setRunId(RUN + ".repair1")
+                .setTaskKind(TaskKind.REPAIR)
+                .setCounts(counts(3, 0, 0, 0, 1))
+                .setInFlightKeys(List.of("6"))
+                .build(),
+            result(MARIA, ORDERS, 0, 0)
+                .setRunId(RUN + ".repair1.recheck1")
+                .setTaskKind(TaskKind.RECHECK)
+                .setCounts(counts(1, 0, 0, 0, 0))
+                .build());
+
+    // When the attempts of the run are taken
+    List<RecheckAttempt> attempts =
+        RecheckAttempts.of(results, 0).rechecks(TASK, MARIA, ORDERS, RUN);
+
+    // Then the repair comes first, as repair 1, then the recheck of what it left in flight
+    assertThat(attempts).extracting(RecheckAttempt::kind).containsExactly("repair", "recheck");
+    assertThat(attempts).extracting(RecheckAttempt::attempt).containsExactly(1, 1);
+    assertThat(attempts.get(0).rows()).isEqualTo(new RowTotals(3, 0, 0, 0, 1));
+    assertThat(attempts.get(1).runId()).isEqualTo(RUN + ".repair1.recheck1");
+    assertThat(RecheckAttempts.ofRows(List.of()).test(results.get(0))).isFalse();
+  }
+
+  @Test
   void attemptsComeInAttemptOrderEachWithItsOwnRows() {
     // Given attempts 10, 2 and 1 of the run, read in that order
     List<ChunkResult> results =
