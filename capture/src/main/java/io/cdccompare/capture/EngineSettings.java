@@ -21,6 +21,12 @@ import java.util.stream.Collectors;
  * sink}) for the topic {@link CaptureNotices#topic}, which the router writes there. The incremental
  * snapshot's chunk size stays Debezium's default (1 024 rows): a re-send's filter names its keys,
  * so a chunk is at most that many keys read by their index.
+ *
+ * <p>Debezium's JDBC connection sends text parameters untyped ({@code stringtype=unspecified}):
+ * Debezium 3.6 reads {@code time}, {@code timestamp} and {@code timestamptz} key values as strings
+ * and binds them back as the bounds of its incremental snapshot's chunk query, which PostgreSQL
+ * refuses as {@code varchar} ({@code operator does not exist: timestamp > character varying});
+ * untyped, the server reads them as the column's type (measured: {@code KeyResendIT}).
  */
 final class EngineSettings {
   private EngineSettings() {}
@@ -41,6 +47,7 @@ final class EngineSettings {
     p.setProperty("database.user", config.source().user());
     p.setProperty("database.password", config.source().password().value());
     p.setProperty("database.dbname", config.source().database());
+    p.setProperty("database.stringtype", "unspecified"); // see the class comment
     p.setProperty("topic.prefix", config.topicPrefix());
     p.setProperty("plugin.name", "pgoutput");
     p.setProperty("slot.name", config.slotName());
