@@ -7,7 +7,6 @@ import io.cdccompare.core.rowhash.LogicalType;
 import io.cdccompare.core.stream.CaptureNotices;
 import io.cdccompare.core.stream.TableTopic;
 import io.cdccompare.core.table.TableName;
-import io.cdccompare.producer.repair.KeyResendException.Reason;
 import io.cdccompare.source.SignalTable;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -133,7 +132,7 @@ public final class KeyResend {
       insert(source, signalId, signal(table, filter));
       LOG.info(
           "table={} signal={} keys={} found={} re-send sent", table, signalId, keys.size(), found);
-      Outcome outcome = new Outcome();
+      ResendOutcome outcome = new ResendOutcome();
       Optional<NoticeWatch.Notice> end =
           notices.awaitEnd(signalId, start + timeout.toNanos(), outcome::add);
       Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
@@ -142,7 +141,7 @@ public final class KeyResend {
           "table={} signal={} rows={} elapsed_ms={} re-send completed",
           table,
           signalId,
-          outcome.rows,
+          outcome.rows(),
           elapsed.toMillis());
       return new Resent(table, signalId, keys.size(), found, outcome.rows(), elapsed);
     } finally {
@@ -297,76 +296,6 @@ public final class KeyResend {
       p.setInt(1, LOCK_CLASS);
       p.setInt(2, LOCK_ID);
       p.executeQuery().close();
-    }
-  }
-
-  /** The notices of one signal, summed. */
-  private static final class Outcome {
-    private long rows;
-    private boolean scanned;
-    private String failedStatus;
-
-    void add(NoticeWatch.Notice notice) {
-      if (!CaptureNotices.TABLE_SCAN_COMPLETED.equals(notice.type())) {
-        return;
-      }
-      String status = notice.data().getOrDefault(CaptureNotices.STATUS, "");
-      if (!status.equals("SUCCEEDED") && !status.equals("EMPTY")) {
-        failedStatus = status;
-      }
-      String total = notice.data().get(CaptureNotices.TOTAL_ROWS_SCANNED);
-      if (total != null) {
-        rows = Long.parseLong(total);
-        scanned = true;
-      }
-    }
-
-    OptionalLong rows() {
-      return scanned ? OptionalLong.of(rows) : OptionalLong.empty();
-    }
-
-    void requireCompleted(
-        Optional<NoticeWatch.Notice> end,
-        TableName table,
-        String signalId,
-        String topic,
-        Duration elapsed) {
-      if (end.isEmpty()) {
-        throw new KeyResendException(
-            Reason.TIMED_OUT,
-            table,
-            signalId,
-            "table "
-                + table
-                + ": re-send signal "
-                + signalId
-                + " got no COMPLETED notice on "
-                + topic
-                + " within "
-                + elapsed.toSeconds()
-                + " s: is the capture running? The signal is in repi.signals and the snapshot may"
-                + " still complete later; check the notices topic before sending it again");
-      }
-      if (CaptureNotices.ABORTED.equals(end.get().type())) {
-        throw new KeyResendException(
-            Reason.ABORTED,
-            table,
-            signalId,
-            "table " + table + ": re-send signal " + signalId + " was aborted by the capture");
-      }
-      if (failedStatus != null) {
-        throw new KeyResendException(
-            Reason.FAILED,
-            table,
-            signalId,
-            "table "
-                + table
-                + ": re-send signal "
-                + signalId
-                + " completed without reading the table (status "
-                + failedStatus
-                + "; see the capture's log)");
-      }
     }
   }
 }
