@@ -1,6 +1,7 @@
 package io.cdccompare.capture;
 
 import io.cdccompare.core.key.KeyCodec;
+import io.cdccompare.core.stream.CaptureNotices;
 import io.cdccompare.core.stream.CdcCompareException;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.events.EventKeyEncoder;
@@ -36,8 +37,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The capture: Debezium's embedded PostgreSQL engine ({@code pgoutput}, a publication of exactly
- * the captured tables plus {@code repi.validatetables}, its own slot) writing every change to its
- * table's topic and every note as markers into all partitions of the noted table's topic.
+ * the captured tables plus {@code repi.validatetables} and {@code repi.signals}, its own slot)
+ * writing every change to its table's topic, every note as markers into all partitions of the noted
+ * table's topic, and Debezium's notifications to {@code <prefix>.capture.notices} (one partition).
+ * A signal in {@code repi.signals} asks it to re-send keys (an incremental snapshot).
  *
  * <p>{@link #run()} blocks until {@link #stop()} or a failure. Before streaming it checks the
  * stored position can be continued ({@link ResyncCheck}); when it cannot, an alert is published and
@@ -70,7 +73,9 @@ public final class Capture implements AutoCloseable {
       markers.configure(registryProps(), false);
       JsonConverter values = new JsonConverter();
       values.configure(Map.of("schemas.enable", "true", "decimal.format", "NUMERIC"), false);
-      ChangeRouter router = new ChangeRouter(layout, keys, producer, values, markers);
+      ChangeRouter router =
+          new ChangeRouter(
+              layout, keys, producer, values, markers, CaptureNotices.topic(config.topicPrefix()));
       AtomicReference<Throwable> failure = new AtomicReference<>();
       DebeziumEngine<RecordChangeEvent<SourceRecord>> built =
           DebeziumEngine.create(ChangeEventFormat.of(Connect.class))
@@ -129,6 +134,8 @@ public final class Capture implements AutoCloseable {
       }
       catalog.ensureNoteTables();
       TopicLayout.create(admin, config.alertsTopic(), 1, config.topicReplicationFactor());
+      TopicLayout.create(
+          admin, CaptureNotices.topic(config.topicPrefix()), 1, config.topicReplicationFactor());
       Optional<Long> stored =
           TopicLayout.partitionCount(admin, config.offsetsTopic()).isPresent()
               ? StoredOffsets.lastLsn(

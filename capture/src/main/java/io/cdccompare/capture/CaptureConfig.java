@@ -84,7 +84,7 @@ public final class CaptureConfig extends ConnectionConfig {
               "",
               Importance.MEDIUM,
               "Publication name (default: cdc_compare_<prefix>); it is created and kept to exactly the"
-                  + " captured tables plus repi.validatetables.")
+                  + " captured tables plus repi.validatetables and repi.signals.")
           .define(
               SNAPSHOT,
               Type.STRING,

@@ -1,6 +1,7 @@
 package io.cdccompare.capture;
 
 import io.cdccompare.core.note.Note;
+import io.cdccompare.core.stream.CaptureNotices;
 import io.cdccompare.core.stream.ChangeHeaders;
 import io.cdccompare.core.stream.KeyPartitioner;
 import io.cdccompare.core.stream.SourcePosition;
@@ -9,6 +10,7 @@ import io.cdccompare.events.EventKeyEncoder;
 import io.cdccompare.schemas.avro.Marker;
 import io.cdccompare.source.Failpoint;
 import io.cdccompare.source.NoteTable;
+import io.cdccompare.source.SignalTable;
 import io.cdccompare.source.TopicLayout;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
@@ -35,6 +37,13 @@ import org.slf4j.LoggerFactory;
  * the engine never stores a position past an unacknowledged change (at-least-once: a crash
  * re-sends, and the {@code cdc.lsn*} headers identify the duplicates).
  *
+ * <p>Rows of the {@link SignalTable} (re-send requests and the incremental snapshot's watermarks)
+ * are not forwarded; their offsets commit like any other. Debezium's notifications arrive as
+ * records for the notices topic ({@link CaptureNotices}) and are written there as plain JSON keyed
+ * by the notification id. A row an incremental snapshot read ({@code source.snapshot} is {@code
+ * incremental}: a re-send on request) carries the header {@link ChangeHeaders#RESEND}; a row of the
+ * initial snapshot does not.
+ *
  * <p>Called by the engine's single processing thread.
  */
 final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEvent<SourceRecord>> {
@@ -44,6 +53,8 @@ final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   private final Map<TableName, EventKeyEncoder> keys;
   private final Producer<byte[], byte[]> producer;
   private final JsonConverter values;
+  private final JsonConverter notices;
+  private final String noticesTopic;
   private final Serializer<Marker> markers;
   private final AtomicReference<Exception> sendFailure = new AtomicReference<>();
 
@@ -52,12 +63,16 @@ final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEv
       Map<TableName, EventKeyEncoder> keys,
       Producer<byte[], byte[]> producer,
       JsonConverter values,
-      Serializer<Marker> markers) {
+      Serializer<Marker> markers,
+      String noticesTopic) {
     this.layout = layout;
     this.keys = Map.copyOf(keys);
     this.producer = producer;
     this.values = values;
     this.markers = markers;
+    this.noticesTopic = noticesTopic;
+    this.notices = new JsonConverter();
+    this.notices.configure(Map.of("schemas.enable", "false"), false);
   }
 
   @Override
@@ -91,28 +106,52 @@ final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEv
 
   /** Sends one record's change or markers; false for a record that carries none. */
   private boolean route(SourceRecord record) {
+    if (noticesTopic.equals(record.topic())) {
+      routeNotice(record);
+      return true;
+    }
     if (!(record.value() instanceof Struct value) || value.schema().field("source") == null) {
       return false; // heartbeats and other control records carry no change; their offset commits
     }
     Struct source = value.getStruct("source");
     TableName table = new TableName(source.getString("schema"), source.getString("table"));
     SourcePosition position = position(record.sourceOffset());
+    if (table.equals(SignalTable.NAME)) {
+      return false; // a signal or a watermark: Debezium acted on it, no target needs it
+    }
     if (table.equals(NoteTable.NAME)) {
       routeNote(value.getStruct("after"), position);
     } else {
-      routeChange(table, record, value.getString("op"), position);
+      routeChange(table, record, value.getString("op"), position, resent(source));
     }
     return true;
   }
 
+  /** True for a row an incremental snapshot read: a re-send on request. */
+  private static boolean resent(Struct source) {
+    return source.schema().field("snapshot") != null
+        && "incremental".equals(source.getString("snapshot"));
+  }
+
+  private void routeNotice(SourceRecord record) {
+    Object id = record.key() instanceof Struct key ? key.get(CaptureNotices.ID) : null;
+    byte[] key = id == null ? null : id.toString().getBytes(StandardCharsets.UTF_8);
+    byte[] value = notices.fromConnectData(noticesTopic, record.valueSchema(), record.value());
+    send(new ProducerRecord<>(noticesTopic, 0, key, value));
+  }
+
   private void routeChange(
-      TableName table, SourceRecord record, String op, SourcePosition position) {
+      TableName table, SourceRecord record, String op, SourcePosition position, boolean resent) {
     String topic = layout.topicOf(table);
     String key = keys.get(table).encode((Struct) record.key());
     int partition = KeyPartitioner.partition(key, layout.partitions());
     byte[] keyBytes = key.getBytes(StandardCharsets.UTF_8);
     byte[] valueBytes = values.fromConnectData(topic, record.valueSchema(), record.value());
-    send(new ProducerRecord<>(topic, partition, keyBytes, valueBytes, headers(position, op)));
+    RecordHeaders headers = headers(position, op);
+    if (resent) {
+      headers.add(ChangeHeaders.RESEND, new byte[] {'1'});
+    }
+    send(new ProducerRecord<>(topic, partition, keyBytes, valueBytes, headers));
     if ("d".equals(op)) {
       send(new ProducerRecord<>(topic, partition, keyBytes, null, headers(position, op)));
     }

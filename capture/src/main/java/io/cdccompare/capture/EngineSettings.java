@@ -1,8 +1,10 @@
 package io.cdccompare.capture;
 
+import io.cdccompare.core.stream.CaptureNotices;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.events.DebeziumSettings;
 import io.cdccompare.source.NoteTable;
+import io.cdccompare.source.SignalTable;
 import java.util.Properties;
 import java.util.stream.Collectors;
 
@@ -12,6 +14,19 @@ import java.util.stream.Collectors;
  * same value read over JDBC; {@code debezium.*} settings may not loosen them. The publication is
  * managed by the capture ({@code disabled} auto-creation), and offsets are flushed after every
  * acknowledged batch.
+ *
+ * <p>Signals are read from the source's {@link SignalTable} only (channel {@code source}), so a key
+ * re-send travels through the write-ahead log like any change and its incremental snapshot is
+ * ordered with the changes around it. Notifications go to the engine as records (channel {@code
+ * sink}) for the topic {@link CaptureNotices#topic}, which the router writes there. The incremental
+ * snapshot's chunk size stays Debezium's default (1 024 rows): a re-send's filter names its keys,
+ * so a chunk is at most that many keys read by their index.
+ *
+ * <p>Debezium's JDBC connection sends text parameters untyped ({@code stringtype=unspecified}):
+ * Debezium 3.6 reads {@code time}, {@code timestamp} and {@code timestamptz} key values as strings
+ * and binds them back as the bounds of its incremental snapshot's chunk query, which PostgreSQL
+ * refuses as {@code varchar} ({@code operator does not exist: timestamp > character varying});
+ * untyped, the server reads them as the column's type (measured: {@code KeyResendIT}).
  */
 final class EngineSettings {
   private EngineSettings() {}
@@ -32,6 +47,7 @@ final class EngineSettings {
     p.setProperty("database.user", config.source().user());
     p.setProperty("database.password", config.source().password().value());
     p.setProperty("database.dbname", config.source().database());
+    p.setProperty("database.stringtype", "unspecified"); // see the class comment
     p.setProperty("topic.prefix", config.topicPrefix());
     p.setProperty("plugin.name", "pgoutput");
     p.setProperty("slot.name", config.slotName());
@@ -41,6 +57,10 @@ final class EngineSettings {
     if (!config.keyColumns().isEmpty()) {
       p.setProperty("message.key.columns", messageKeyColumns(config));
     }
+    p.setProperty("signal.enabled.channels", "source");
+    p.setProperty("signal.data.collection", SignalTable.DATA_COLLECTION);
+    p.setProperty("notification.enabled.channels", "sink");
+    p.setProperty("notification.sink.topic.name", CaptureNotices.topic(config.topicPrefix()));
     p.setProperty("snapshot.mode", config.initialSnapshot() ? "initial" : "no_data");
     p.setProperty("heartbeat.interval.ms", Integer.toString(config.heartbeatIntervalMs()));
     p.setProperty("poll.interval.ms", Long.toString(config.pollIntervalMs()));
@@ -64,6 +84,7 @@ final class EngineSettings {
   static String includeList(CaptureConfig config) {
     java.util.List<TableName> tables = new java.util.ArrayList<>(config.tables());
     tables.add(NoteTable.NAME);
+    tables.add(SignalTable.NAME);
     return tables.stream()
         .map(t -> literal(t.schema()) + "\\." + literal(t.table()))
         .collect(Collectors.joining(","));

@@ -4,6 +4,7 @@ import io.cdccompare.core.rowhash.LogicalType;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.source.NoteTable;
 import io.cdccompare.source.PgCatalog;
+import io.cdccompare.source.SignalTable;
 import io.cdccompare.source.TopicLayout;
 import io.cdccompare.verifier.sql.ColumnType;
 import io.cdccompare.verifier.sql.PostgresDialect;
@@ -20,9 +21,9 @@ import java.util.Set;
 
 /**
  * What the capture needs to know and set up on the source PostgreSQL: that each table exists and
- * has a key, the note tables, the publication (exactly the captured tables plus the note table) and
- * the replication slot's state. Every identifier is checked against the catalog and quoted; values
- * are bound parameters.
+ * has a key, the note tables and the signal table, the publication (exactly the captured tables
+ * plus the note table and the signal table) and the replication slot's state. Every identifier is
+ * checked against the catalog and quoted; values are bound parameters.
  */
 final class SourceCatalog implements AutoCloseable, TopicLayout.PartitionRecord {
   private static final PostgresDialect DIALECT = new PostgresDialect();
@@ -153,7 +154,7 @@ final class SourceCatalog implements AutoCloseable, TopicLayout.PartitionRecord 
     }
   }
 
-  /** Creates the {@code repi} schema and its tables when missing. */
+  /** Creates the {@code repi} schema and its tables (notes, positions, signals) when missing. */
   void ensureNoteTables() throws SQLException {
     try (Statement s = connection.createStatement()) {
       s.execute("CREATE SCHEMA IF NOT EXISTS repi");
@@ -162,13 +163,19 @@ final class SourceCatalog implements AutoCloseable, TopicLayout.PartitionRecord 
       s.execute(NoteTable.TOPICS_DDL);
       s.execute(NoteTable.POSITIONS_DDL);
       s.execute(NoteTable.POSITIONS_UPGRADE);
+      s.execute(SignalTable.DDL);
     }
   }
 
-  /** Creates the publication, or sets its tables to exactly {@code tables} plus the note table. */
+  /**
+   * Creates the publication, or sets its tables to exactly {@code tables} plus the note table and
+   * the signal table (Debezium reads signals and its incremental snapshot's watermarks from the
+   * write-ahead log).
+   */
   void ensurePublication(String name, List<TableName> tables) throws SQLException {
     Set<TableName> wanted = new LinkedHashSet<>(tables);
     wanted.add(NoteTable.NAME);
+    wanted.add(SignalTable.NAME);
     StringBuilder list = new StringBuilder();
     for (TableName t : wanted) {
       if (list.length() > 0) {

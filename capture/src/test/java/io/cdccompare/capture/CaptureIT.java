@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cdccompare.core.stream.CaptureNotices;
 import io.cdccompare.core.stream.ChangeHeaders;
 import io.cdccompare.core.stream.KeyPartitioner;
 import io.cdccompare.core.table.TableName;
@@ -17,6 +18,7 @@ import io.cdccompare.embedded.WithEmbedded;
 import io.cdccompare.schemas.avro.Marker;
 import io.cdccompare.schemas.avro.MarkerPhase;
 import io.cdccompare.schemas.serde.SpecificAvroDeserializer;
+import io.cdccompare.source.SignalTable;
 import io.cdccompare.source.TopicLayout;
 import java.io.IOException;
 import java.sql.Connection;
@@ -157,6 +159,71 @@ class CaptureIT {
           assertThat(marker.getHashRecords().get(0).getOffset()).isEqualTo(7);
         }
       }
+    }
+  }
+
+  @Test
+  void aSignalReSendsItsRowsWithTheResendHeaderIsNeverForwardedAndItsNoticesArrive(
+      EmbeddedEnvironment env) throws Exception {
+    // Given a captured table with 5 rows written by the capture's stream
+    CaptureFixture f = new CaptureFixture(env);
+    f.sql("CREATE TABLE items (id int PRIMARY KEY, v text)");
+    String topic = TopicLayout.topicName(f.prefix, new TableName("public", "items"));
+    String notices = CaptureNotices.topic(f.prefix);
+    try (CaptureFixture.Running capture = f.start(f.captureConfig("public.items"))) {
+      f.sql("INSERT INTO items SELECT g, 'v' || g FROM generate_series(1, 5) g");
+      f.read(topic, r -> r.size() >= 5);
+
+      // When an execute-snapshot signal for keys 2 and 4 is inserted into the signal table
+      f.sql(
+          "INSERT INTO repi.signals VALUES ('sig-1', 'execute-snapshot', '{\"type\":\"incremental\","
+              + "\"data-collections\":[\"public\\\\.items\"],\"additional-conditions\":"
+              + "[{\"data-collection\":\"public\\\\.items\",\"filter\":\"id IN (2, 4)\"}]}')");
+
+      // Then the notices topic gets the snapshot's notices under the signal id, ending COMPLETED
+      List<ConsumerRecord<byte[], byte[]>> read =
+          f.read(notices, r -> r.stream().anyMatch(n -> type(n).equals("COMPLETED")));
+      List<ConsumerRecord<byte[], byte[]>> incremental =
+          read.stream().filter(CaptureIT::isIncrementalSnapshot).toList();
+      assertThat(incremental).extracting(CaptureFixture::key).containsOnly("sig-1");
+      assertThat(incremental).extracting(CaptureIT::type).contains("STARTED", "COMPLETED");
+      // And keys 2 and 4 came again as snapshot reads with the re-send header, the stream's own
+      // records without it
+      List<ConsumerRecord<byte[], byte[]>> records = f.read(topic, r -> r.size() >= 7);
+      assertThat(records).hasSize(7);
+      List<ConsumerRecord<byte[], byte[]>> resent =
+          records.stream().filter(r -> header(r, ChangeHeaders.RESEND) != null).toList();
+      assertThat(resent).extracting(CaptureFixture::key).containsExactlyInAnyOrder("2", "4");
+      assertThat(resent).allMatch(r -> "r".equals(header(r, ChangeHeaders.OP)));
+      assertThat(records.stream().filter(r -> "c".equals(header(r, ChangeHeaders.OP))))
+          .allMatch(r -> header(r, ChangeHeaders.RESEND) == null);
+      // And the signal table's rows (the signal, the snapshot's watermarks) went to no topic
+      assertThat(f.rows("SELECT count(*) FROM repi.signals").get(0)[0])
+          .satisfies(n -> assertThat(((Number) n).longValue()).isGreaterThan(1));
+      String signalTopic = TopicLayout.topicName(f.prefix, SignalTable.NAME);
+      try (org.apache.kafka.clients.admin.Admin admin =
+          org.apache.kafka.clients.admin.Admin.create(
+              Map.of("bootstrap.servers", env.kafka().bootstrapServers()))) {
+        assertThat(admin.listTopics().names().get()).contains(notices).doesNotContain(signalTopic);
+      }
+      assertThat(capture.run()).isNotDone();
+    }
+  }
+
+  private static boolean isIncrementalSnapshot(ConsumerRecord<byte[], byte[]> notice) {
+    try {
+      return CaptureNotices.INCREMENTAL_SNAPSHOT.equals(
+          JSON.readTree(notice.value()).path(CaptureNotices.AGGREGATE_TYPE).asText());
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static String type(ConsumerRecord<byte[], byte[]> notice) {
+    try {
+      return JSON.readTree(notice.value()).path(CaptureNotices.TYPE).asText();
+    } catch (IOException e) {
+      throw new AssertionError(e);
     }
   }
 }

@@ -6,8 +6,8 @@ import io.cdccompare.core.table.TableName;
  * The layout of {@code repi.validatetables}, the table whose updates are the compare notes. One row
  * per (task, source table); the compare producer updates it twice per chunk (OPEN before the read,
  * CLOSE after the hash records are durable), and the capture turns each update into markers in
- * every partition of the noted table's topic. It is the only {@code repi} table in the publication;
- * {@code repi.capturetopics} records each table topic's partition count.
+ * every partition of the noted table's topic. It and {@link SignalTable} are the {@code repi}
+ * tables in the publication; {@code repi.capturetopics} records each table topic's partition count.
  */
 public final class NoteTable {
   public static final TableName NAME = new TableName("repi", "validatetables");

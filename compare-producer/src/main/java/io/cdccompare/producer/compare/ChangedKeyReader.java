@@ -35,7 +35,10 @@ import org.apache.kafka.common.header.Header;
  * {@code delete.retention.ms} after a delete, its tombstone, without moving the earliest offset, so
  * a deleted key could vanish from the range with nothing to show it. Records deleted while the
  * range is read, and a snapshot record of the capture in the range (a new snapshot, as after a
- * resync: changes before it may never have been written), are refused the same way.
+ * resync: changes before it may never have been written), are refused the same way. A snapshot
+ * record with the header {@link ChangeHeaders#RESEND} is not such a snapshot but a row re-sent on
+ * request (a repair's incremental snapshot of chosen keys): its key counts as changed, like an
+ * update, since the targets applied it.
  */
 final class ChangedKeyReader {
   /** How long a partition may give nothing while the reader is below its end. */
@@ -75,7 +78,7 @@ final class ChangedKeyReader {
    * and returns the distinct keys of their row changes, in key text order.
    *
    * @throws IncrementalRangeLostException when records of the range are deleted while it is read,
-   *     or it holds a snapshot record
+   *     or it holds a snapshot record that is not a re-send ({@link ChangeHeaders#RESEND})
    */
   SortedSet<String> read(TableName table, TopicOffsets from, TopicOffsets to)
       throws InterruptedException {
@@ -164,19 +167,28 @@ final class ChangedKeyReader {
     String change = op == null ? "" : new String(op.value(), StandardCharsets.UTF_8);
     switch (change) {
       case "c", "u", "d" -> keys.add(new String(r.key(), StandardCharsets.UTF_8));
-      case "r" ->
-          throw new IncrementalRangeLostException(
-              table,
-              r.topic(),
-              "partition "
-                  + r.partition()
-                  + " holds a snapshot record at offset "
-                  + r.offset()
-                  + " (the capture took a new snapshot, as after a resync): changes before it may"
-                  + " never have been written");
+      case "r" -> {
+        if (r.headers().lastHeader(ChangeHeaders.RESEND) == null) {
+          throw snapshotInRange(table, r);
+        }
+        keys.add(new String(r.key(), StandardCharsets.UTF_8)); // re-sent on request
+      }
       default -> {
         // not a row change of the capture's
       }
     }
+  }
+
+  private static IncrementalRangeLostException snapshotInRange(
+      TableName table, ConsumerRecord<byte[], byte[]> r) {
+    return new IncrementalRangeLostException(
+        table,
+        r.topic(),
+        "partition "
+            + r.partition()
+            + " holds a snapshot record at offset "
+            + r.offset()
+            + " (the capture took a new snapshot, as after a resync): changes before it may"
+            + " never have been written");
   }
 }

@@ -52,16 +52,19 @@ class IncrementalRunIT {
   private static final TableName QUIET = new TableName("public", "quiet");
   private static final TableName PRUNED = new TableName("public", "pruned");
   private static final TableName RECREATED = new TableName("public", "recreated");
+  private static final TableName RESENT = new TableName("public", "resent");
 
   private CaptureFixture source;
   private CompareFixture f;
   private CaptureFixture.Running capture;
   private Admin admin;
+  private EmbeddedEnvironment env;
 
   @BeforeAll
   void captureTables(EmbeddedEnvironment env) throws Exception {
+    this.env = env;
     // orders: 3 000 rows with a composite key, order g is (g % 7, 'c' || g padded to 6 digits);
-    // quiet, pruned, recreated: 300 rows each, keyed by id
+    // quiet, pruned, recreated, resent: 300 rows each, keyed by id
     source = new CaptureFixture(env);
     f = new CompareFixture(source);
     source.sql(
@@ -69,14 +72,15 @@ class IncrementalRunIT {
             + " PRIMARY KEY (region, code))",
         "INSERT INTO orders SELECT g % 7, 'c' || lpad(g::text, 6, '0'), g, 'n' || (g * 31 % 1000)"
             + " FROM generate_series(1, 3000) g");
-    for (String table : List.of("quiet", "pruned", "recreated")) {
+    for (String table : List.of("quiet", "pruned", "recreated", "resent")) {
       source.sql(
           "CREATE TABLE " + table + " (id int PRIMARY KEY, v text NOT NULL)",
           "INSERT INTO " + table + " SELECT g, 'v' || g FROM generate_series(1, 300) g");
     }
     capture =
         source.start(
-            source.captureConfig("public.orders, public.quiet, public.pruned, public.recreated"));
+            source.captureConfig(
+                "public.orders, public.quiet, public.pruned, public.recreated, public.resent"));
     admin =
         Admin.create(
             Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, env.kafka().bootstrapServers()));
@@ -304,6 +308,33 @@ class IncrementalRunIT {
     // And it wrote no note and left the completed offsets as they were
     assertThat(noteOf("recreated")).containsExactly(runOf(full), "FULL");
     assertThat(completedOffsets("recreated", RECREATED)).isEqualTo(completed);
+  }
+
+  @Test
+  void reSentRowsCountAsChangedKeysNotAsALostRange() throws Exception {
+    // Given a completed full run of resent, then two of its keys re-sent through the capture (op
+    // r records with the re-send header in the range)
+    Map<String, String> task = task("resent", "public.resent");
+    new CompareRun(CompareConfig.of(task), false).run();
+    String topic = TopicLayout.topicName(source.prefix, RESENT);
+    TopicOffsets completed = completedOffsets("resent", RESENT);
+    try (java.sql.Connection c = source.connect()) {
+      io.cdccompare.producer.repair.KeyResend.of(env.kafka().bootstrapServers(), source.prefix)
+          .resend(c, RESENT, List.of("id"), List.of("7", "70"), Duration.ofSeconds(60));
+    }
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> changedKeysInTopic(topic, completed).equals(Set.of("7", "70")));
+
+    // When an incremental run of the task runs
+    IncrementalRun.Summary summary = new IncrementalRun(incremental(task)).run();
+
+    // Then it compared exactly the two re-sent keys, both on the source
+    assertThat(summary.complete()).isTrue();
+    assertThat(summary.tables())
+        .containsExactly(
+            new IncrementalRun.TableDone(
+                RESENT, Outcome.INCREMENTAL, summary.runId(), 2, 1, 2, 0, true));
   }
 
   /** A task at deep=100 in chunks of 1 000. */
