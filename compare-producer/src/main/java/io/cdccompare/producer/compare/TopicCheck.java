@@ -16,6 +16,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
@@ -52,19 +53,25 @@ final class TopicCheck implements AutoCloseable {
    * @throws IllegalStateException naming the target, the group and the group's state
    */
   void requireVerifierRunning(String target, String group) throws InterruptedException {
-    ConsumerGroupDescription description =
-        AdminCalls.get(
-            admin.describeConsumerGroups(List.of(group)).describedGroups().get(group),
-            "describe consumer group " + group,
-            config.bootstrapServers());
-    if (description.members().isEmpty()) {
+    String state;
+    try {
+      ConsumerGroupDescription description =
+          admin.describeConsumerGroups(List.of(group)).describedGroups().get(group).get();
+      state = description.members().isEmpty() ? description.groupState().toString() : null;
+    } catch (ExecutionException e) {
+      if (!(e.getCause() instanceof GroupIdNotFoundException)) {
+        throw AdminCalls.failure("describe consumer group " + group, config.bootstrapServers(), e);
+      }
+      state = "not found";
+    }
+    if (state != null) {
       throw new IllegalStateException(
           "the verifier of target "
               + target
               + " is not running: its consumer group "
               + group
               + " has no member (state "
-              + description.groupState()
+              + state
               + "); start it with 'cdc-compare verify --target "
               + target
               + "' before a repair, which changes nothing until then");
