@@ -170,11 +170,13 @@ public final class IncrementalRun {
             new TaskPositions(config.source().connect("cdc-compare-positions-" + task), task);
         TableTopicOffsets offsets = new TableTopicOffsets(config)) {
       List<ScanPlan> plans = CompareRun.resolve(config, catalog, config.tables());
+      int maxRecordBytes;
       try (TopicCheck topics = new TopicCheck(config)) {
         topics.requireReachable();
         topics.requireTableTopics(plans);
+        lock.take();
+        maxRecordBytes = topics.ensureHashesTopic();
       }
-      lock.take();
       positions.ensureTables();
       Map<TableName, Position> stored = positions.load();
       Map<TableName, Outcome> fullRuns = new LinkedHashMap<>();
@@ -202,7 +204,7 @@ public final class IncrementalRun {
           ranges.stream().map(Range::table).toList(),
           fullRuns.keySet());
       Map<TableName, TableDone> done = new HashMap<>();
-      compareChanges(runId, ranges, reader, positions, done);
+      compareChanges(runId, ranges, reader, positions, done, plans, maxRecordBytes);
       compareInFull(fullRuns, positions, done);
       List<TableDone> tables =
           plans.stream().map(p -> done.get(p.task().table())).filter(d -> d != null).toList();
@@ -222,15 +224,18 @@ public final class IncrementalRun {
   }
 
   /**
-   * Reads every range's changed keys, then compares them in one key-list run; a table whose chunks
-   * all closed, or that had no changed key, gets its completed offsets moved to the range's end.
+   * Reads every range's changed keys, then compares them in one key-list run on the plans already
+   * resolved and checked ({@code plans}); a table whose chunks all closed, or that had no changed
+   * key, gets its completed offsets moved to the range's end.
    */
   private void compareChanges(
       String runId,
       List<Range> ranges,
       ChangedKeyReader reader,
       TaskPositions positions,
-      Map<TableName, TableDone> done)
+      Map<TableName, TableDone> done,
+      List<ScanPlan> plans,
+      int maxRecordBytes)
       throws Exception {
     Map<TableName, List<KeyList>> chunks = new LinkedHashMap<>();
     Map<TableName, Long> changed = new HashMap<>();
@@ -260,9 +265,11 @@ public final class IncrementalRun {
     if (chunks.isEmpty() || stopping) {
       return;
     }
+    List<ScanPlan> compared =
+        plans.stream().filter(p -> chunks.containsKey(p.task().table())).toList();
     KeyListRun keyLists =
         new KeyListRun(config, runId, TaskKind.INCREMENTAL, chunks)
-            .underHeldLock()
+            .prepared(compared, maxRecordBytes)
             .onChunkOpened(listener);
     stopPart = keyLists::stop;
     if (stopping) {

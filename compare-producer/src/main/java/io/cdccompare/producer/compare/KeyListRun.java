@@ -48,6 +48,7 @@ public final class KeyListRun {
   private volatile boolean stopping;
   private volatile ChunkListener listener = (table, chunk) -> {};
   private boolean lockHeld;
+  private Prepared prepared;
 
   /** What a run did, per table, in the task's table order. */
   public record Summary(String runId, TaskKind kind, boolean complete, List<TableDone> tables) {}
@@ -82,6 +83,21 @@ public final class KeyListRun {
     chunks.forEach((table, lists) -> this.chunks.put(table, List.copyOf(lists)));
   }
 
+  /**
+   * The run's tables resolved and their topics and the hashes topic checked by its caller, which
+   * holds the task's lock (an {@link IncrementalRun}, a {@link RepairRun}): the run neither
+   * resolves nor checks them again. Returns this run.
+   *
+   * @param plans the plans of the run's tables
+   * @param maxRecordBytes the hashes topic's largest record ({@link TopicCheck#ensureHashesTopic})
+   */
+  KeyListRun prepared(List<ScanPlan> plans, int maxRecordBytes) {
+    this.prepared = new Prepared(List.copyOf(plans), maxRecordBytes);
+    return underHeldLock();
+  }
+
+  private record Prepared(List<ScanPlan> plans, int maxRecordBytes) {}
+
   /** Sets the listener told of every opened chunk; returns this run. */
   public KeyListRun onChunkOpened(ChunkListener listener) {
     this.listener = listener;
@@ -112,27 +128,19 @@ public final class KeyListRun {
   public Summary run() throws Exception {
     String task = config.taskName();
     List<TableTask> tasks = tasks();
-    try (Connection catalog = config.source().connect("cdc-compare-task-" + task);
-        Connection scan =
+    try (Connection scan =
             config.source().connect("cdc-compare-scan-" + task, CompareRun.SCAN_DRIVER);
         TaskLock lock = TaskLock.of(config, lockHeld);
         KeyListNotes notes =
             new KeyListNotes(config.source().connect("cdc-compare-notes-" + task), task)) {
-      List<ScanPlan> plans = CompareRun.resolve(config, catalog, tasks);
-      for (ScanPlan plan : plans) {
-        KeyListReader.requireKeys(plan, chunks.get(plan.task().table()));
+      Prepared ready = prepared != null ? prepared : prepare(tasks, lock);
+      List<ScanPlan> plans = ready.plans();
+      if (prepared != null) {
+        requireKeys(plans);
       }
-      int maxRecordBytes;
-      try (TopicCheck topics = new TopicCheck(config)) {
-        topics.requireReachable();
-        topics.requireTableTopics(plans);
-        if (lock != null) {
-          lock.take();
-        }
-        maxRecordBytes = topics.ensureHashesTopic();
-      }
+      int maxRecordBytes = ready.maxRecordBytes();
       LOG.info("task={} run={} kind={} starts tables={}", task, runId, kind, chunks.keySet());
-      try (VerdictFlow flow = CompareRun.flow(config);
+      try (VerdictFlow flow = needsFlow() ? CompareRun.flow(config) : null;
           KafkaProducer<String, HashRecord> producer =
               CompareRun.producer(config, maxRecordBytes)) {
         HashRecordWriter writer =
@@ -155,6 +163,41 @@ public final class KeyListRun {
         return new Summary(runId, kind, complete, done);
       }
     }
+  }
+
+  /**
+   * Resolves the run's tables and checks their keys, Kafka and the table topics, takes the lock
+   * (unless its caller holds it) and makes sure of the hashes topic.
+   */
+  private Prepared prepare(List<TableTask> tasks, TaskLock lock) throws Exception {
+    List<ScanPlan> plans;
+    try (Connection catalog = config.source().connect("cdc-compare-task-" + config.taskName())) {
+      plans = CompareRun.resolve(config, catalog, tasks);
+    }
+    requireKeys(plans);
+    try (TopicCheck topics = new TopicCheck(config)) {
+      topics.requireReachable();
+      topics.requireTableTopics(plans);
+      if (lock != null) {
+        lock.take();
+      }
+      return new Prepared(plans, topics.ensureHashesTopic());
+    }
+  }
+
+  private void requireKeys(List<ScanPlan> plans) {
+    for (ScanPlan plan : plans) {
+      KeyListReader.requireKeys(plan, chunks.get(plan.task().table()));
+    }
+  }
+
+  /**
+   * Whether flow control can make the run wait: only when a table has more chunks than the run may
+   * note ahead of the verdicts (a short run does without the results consumer).
+   */
+  private boolean needsFlow() {
+    int ahead = config.flowChunksAhead();
+    return ahead > 0 && chunks.values().stream().anyMatch(lists -> lists.size() > ahead);
   }
 
   /** The task's table settings of the run's tables, in the task's order. */

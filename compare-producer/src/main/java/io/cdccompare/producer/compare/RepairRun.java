@@ -264,16 +264,18 @@ public final class RepairRun {
     try (Connection catalog = config.source().connect("cdc-compare-task-" + task);
         TaskLock lock = TaskLock.named(config, "cdc-compare-repair-" + task + "-" + runId)) {
       List<ScanPlan> plans = CompareRun.resolve(config, catalog, tasks());
+      Map<TableName, List<KeyList>> chunks = checkChunks();
       for (ScanPlan plan : plans) {
-        Differences d = differences.get(plan.task().table());
-        KeyListReader.requireKeys(plan, List.of(KeyList.everywhere(new ArrayList<>(d.resent()))));
+        KeyListReader.requireKeys(plan, chunks.getOrDefault(plan.task().table(), List.of()));
       }
+      int maxRecordBytes;
       try (TopicCheck topics = new TopicCheck(config)) {
         topics.requireReachable();
         topics.requireTableTopics(plans);
         topics.requireVerifierRunning(target, verifierGroup);
+        lock.take();
+        maxRecordBytes = topics.ensureHashesTopic();
       }
-      lock.take();
       for (ScanPlan plan : plans) {
         if (stopping) {
           return new Summary(resent, new KeyListRun.Summary(runId, checkKind(), false, List.of()));
@@ -294,7 +296,10 @@ public final class RepairRun {
             keys.size(),
             rows);
       }
-      KeyListRun run = new KeyListRun(config, runId, checkKind(), checkChunks()).underHeldLock();
+      List<ScanPlan> checked =
+          plans.stream().filter(p -> chunks.containsKey(p.task().table())).toList();
+      KeyListRun run =
+          new KeyListRun(config, runId, checkKind(), chunks).prepared(checked, maxRecordBytes);
       check = run;
       if (stopping) {
         run.stop();
