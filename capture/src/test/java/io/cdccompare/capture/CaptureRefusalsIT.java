@@ -135,7 +135,10 @@ class CaptureRefusalsIT {
         Set<String> topics = admin.listTopics().names().get();
         assertThat(topics.stream().filter(t -> t.startsWith(f.prefix + ".")))
             .containsExactlyInAnyOrder(
-                topic, f.prefix + ".capture.offsets", f.prefix + ".compare.alerts");
+                topic,
+                f.prefix + ".capture.offsets",
+                f.prefix + ".compare.alerts",
+                f.prefix + ".capture.notices");
       }
     }
   }
