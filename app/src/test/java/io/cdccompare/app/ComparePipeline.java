@@ -44,26 +44,51 @@ record ComparePipeline(
   static ComparePipeline create(
       EmbeddedEnvironment env, Path dir, String taskName, Map<String, String> taskSettings)
       throws Exception {
+    return create(env, dir, taskName, taskSettings, List.of("pg", "maria"), Map.of());
+  }
+
+  /**
+   * @param targetNames the targets, {@code pg} and/or {@code maria} (a target left out gets no
+   *     database: its server and database are null)
+   * @param targetsSettings keys added to the targets file
+   */
+  static ComparePipeline create(
+      EmbeddedEnvironment env,
+      Path dir,
+      String taskName,
+      Map<String, String> taskSettings,
+      List<String> targetNames,
+      Map<String, String> targetsSettings)
+      throws Exception {
     CaptureFixture f = new CaptureFixture(env);
     f.sql(TABLE_DDL);
-    JdbcServer pgServer = env.targetPostgres();
-    JdbcServer mariaServer = env.mariadb();
-    String pgDb = pgServer.createDatabase("rc_pg_" + f.prefix);
-    String mariaDb = mariaServer.createDatabase("rc_ma_" + f.prefix);
-    sql(pgServer, pgDb, TABLE_DDL);
-    sql(mariaServer, mariaDb, TABLE_DDL);
     Map<String, String> targets = new LinkedHashMap<>(f.captureConfig("public.items"));
     targets.keySet().removeIf(k -> k.startsWith("source.") || k.startsWith("topic.partitions"));
     targets.remove("poll.interval.ms");
     targets.remove("heartbeat.interval.ms");
     targets.put("state.dir", dir.resolve("streams").toString());
-    section(targets, "pg", pgServer, pgDb);
-    section(targets, "maria", mariaServer, mariaDb);
-    targets.put("target.maria.table.public.items", mariaDb + ".items");
+    JdbcServer pgServer = null;
+    String pgDb = null;
+    if (targetNames.contains("pg")) {
+      pgServer = env.targetPostgres();
+      pgDb = pgServer.createDatabase("rc_pg_" + f.prefix);
+      sql(pgServer, pgDb, TABLE_DDL);
+      section(targets, "pg", pgServer, pgDb);
+    }
+    JdbcServer mariaServer = null;
+    String mariaDb = null;
+    if (targetNames.contains("maria")) {
+      mariaServer = env.mariadb();
+      mariaDb = mariaServer.createDatabase("rc_ma_" + f.prefix);
+      sql(mariaServer, mariaDb, TABLE_DDL);
+      section(targets, "maria", mariaServer, mariaDb);
+      targets.put("target.maria.table.public.items", mariaDb + ".items");
+    }
+    targets.putAll(targetsSettings);
     Path targetsFile = write(dir.resolve("targets.properties"), targets);
     Map<String, String> task = new LinkedHashMap<>(f.task(taskName, "public.items"));
     task.put("deep", "100");
-    task.put(CompareConfig.TARGETS, "pg,maria");
+    task.put(CompareConfig.TARGETS, String.join(",", targetNames));
     task.putAll(taskSettings);
     Path taskFile = write(dir.resolve("task.properties"), task);
     return new ComparePipeline(f, pgServer, pgDb, mariaServer, mariaDb, targetsFile, taskFile);

@@ -14,10 +14,11 @@ import java.util.List;
  * input is empty.
  */
 public final class ChildJvm {
-  private static final String HEAP = "256m";
+  private static final String DEFAULT_HEAP = "256m";
 
   private final Class<?> mainClass;
   private final List<String> jvmOptions = new ArrayList<>();
+  private String heap = DEFAULT_HEAP;
 
   private ChildJvm(Class<?> mainClass) {
     this.mainClass = mainClass;
@@ -26,6 +27,12 @@ public final class ChildJvm {
   /** A child JVM that will run {@code mainClass}. */
   public static ChildJvm of(Class<?> mainClass) {
     return new ChildJvm(mainClass);
+  }
+
+  /** The child's maximum heap ({@code -Xmx}), e.g. {@code 128m}; 256m unless set. */
+  public ChildJvm heap(String heap) {
+    this.heap = heap;
+    return this;
   }
 
   /** Logs through this logback configuration of the class path (e.g. a quieter one). */
@@ -45,7 +52,7 @@ public final class ChildJvm {
   /** Starts the program with these arguments, its output written to {@code log}. */
   public Process start(Path log, String... args) throws IOException {
     List<String> command =
-        JavaCommand.onOwnClassPath(HEAP, jvmOptions, mainClass.getName(), List.of(args));
+        JavaCommand.onOwnClassPath(heap, jvmOptions, mainClass.getName(), List.of(args));
     return new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(log.toFile())

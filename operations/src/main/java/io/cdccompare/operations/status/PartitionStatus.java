@@ -14,6 +14,12 @@ package io.cdccompare.operations.status;
  * @param groupOffset the offset the target's consumer group committed: the next record it will
  *     read, so {@code checkpoint + 1} when Kafka and the target agree
  * @param problem a position that cannot be continued ({@code RESYNC_NEEDED: …}), or {@code null}
+ * @param followOffset for a verify-only target, the offset the followed group (the other applier)
+ *     committed: the next record it will read; {@code null} when it committed none or the target
+ *     follows no group
+ * @param followLagRecords records written and not yet passed by the followed group: {@code end -
+ *     followOffset}, {@code end - start} when it committed none; {@code null} when the target
+ *     follows no group or Kafka could not be read
  */
 public record PartitionStatus(
     String topic,
@@ -24,4 +30,32 @@ public record PartitionStatus(
     Long lagRecords,
     Double lagSeconds,
     Long groupOffset,
-    String problem) {}
+    String problem,
+    Long followOffset,
+    Long followLagRecords) {
+
+  /** A partition of a target that follows no group (it applies the changes itself). */
+  public PartitionStatus(
+      String topic,
+      int partition,
+      Long checkpoint,
+      Long startOffset,
+      Long endOffset,
+      Long lagRecords,
+      Double lagSeconds,
+      Long groupOffset,
+      String problem) {
+    this(
+        topic,
+        partition,
+        checkpoint,
+        startOffset,
+        endOffset,
+        lagRecords,
+        lagSeconds,
+        groupOffset,
+        problem,
+        null,
+        null);
+  }
+}

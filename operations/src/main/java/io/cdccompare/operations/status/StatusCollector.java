@@ -31,10 +31,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads every part of the status of a targets file: the capture's slot, each target's checkpoints,
- * the table topics' offsets with the verifiers' group offsets, and the report, all at once; then
- * the oldest unapplied records' timestamps. Every read is bounded by the timeout (the clients' own
- * timeouts, and a wait on each read's thread); a part that fails or does not answer in time is
- * UNREACHABLE with its one-line reason, and every other part is still read.
+ * the table topics' offsets with the verifiers' group offsets (and those of the groups verify-only
+ * targets follow), and the report, all at once; then the oldest unapplied records' timestamps.
+ * Every read is bounded by the timeout (the clients' own timeouts, and a wait on each read's
+ * thread); a part that fails or does not answer in time is UNREACHABLE with its one-line reason,
+ * and every other part is still read.
  */
 public final class StatusCollector {
   private static final Logger LOG = LoggerFactory.getLogger(StatusCollector.class);
@@ -73,11 +74,14 @@ public final class StatusCollector {
     config.targetNames().forEach(name -> targets.add(config.verifierSettings(name)));
     Set<String> topics = new LinkedHashSet<>();
     Set<String> groups = new LinkedHashSet<>();
+    Map<String, String> followed = new HashMap<>();
     targets.forEach(
         t -> {
           topics.addAll(t.topics());
           groups.add(t.applicationId());
+          FollowedGroup.of(config, t.target()).ifPresent(g -> followed.put(t.target(), g));
         });
+    groups.addAll(followed.values());
 
     Optional<SourceDatabase> source = config.source();
     Future<CaptureStatus> slot =
@@ -131,6 +135,7 @@ public final class StatusCollector {
           read.ok()
               ? TargetLag.status(
                   t,
+                  followed.get(t.target()),
                   read.value(),
                   kafka.value(),
                   ages.ok() ? ages.value() : Map.of(),

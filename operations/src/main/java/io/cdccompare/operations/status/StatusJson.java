@@ -71,6 +71,8 @@ public final class StatusJson {
     node.put("note", t.note());
     node.put("lagRecords", t.lagRecords());
     node.put("lagSeconds", t.lagSeconds());
+    node.put("followGroup", t.followGroup());
+    node.put("followLagRecords", t.followLagRecords());
     ArrayNode partitions = node.putArray("partitions");
     for (PartitionStatus p : t.partitions()) {
       ObjectNode row = partitions.addObject();
@@ -83,6 +85,8 @@ public final class StatusJson {
       row.put("lagSeconds", p.lagSeconds());
       row.put("groupOffset", p.groupOffset());
       row.put("problem", p.problem());
+      row.put("followOffset", p.followOffset());
+      row.put("followLagRecords", p.followLagRecords());
     }
     ArrayNode missing = node.putArray("missingTopics");
     t.missingTopics().forEach(missing::add);

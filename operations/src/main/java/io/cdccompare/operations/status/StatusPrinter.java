@@ -2,6 +2,8 @@ package io.cdccompare.operations.status;
 
 import java.io.PrintWriter;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -78,39 +80,74 @@ public final class StatusPrinter {
                 + target.unreachable());
         continue;
       }
+      boolean follows = target.followGroup() != null;
       out.println(
           "  "
               + target.name()
               + "  "
               + target.database()
               + "  application "
-              + target.applicationId());
+              + target.applicationId()
+              + (follows ? "  verify-only, follows group " + target.followGroup() : ""));
       if (target.note() != null) {
         out.println("    " + target.note());
       }
       if (!target.partitions().isEmpty()) {
         TextTable table =
-            new TextTable(
-                "    ", "topic", "partition>", "checkpoint>", "end>", "lag>", "lag_s>", "group>");
+            follows
+                ? new TextTable(
+                    "    ",
+                    "topic",
+                    "partition>",
+                    "checkpoint>",
+                    "end>",
+                    "lag>",
+                    "lag_s>",
+                    "group>",
+                    "follow>",
+                    "follow_lag>")
+                : new TextTable(
+                    "    ",
+                    "topic",
+                    "partition>",
+                    "checkpoint>",
+                    "end>",
+                    "lag>",
+                    "lag_s>",
+                    "group>");
         for (PartitionStatus p : target.partitions()) {
-          table.row(
-              p.topic(),
-              Integer.toString(p.partition()),
-              orNone(p.checkpoint()),
-              orNone(p.endOffset()),
-              orNone(p.lagRecords()),
-              seconds(p.lagSeconds()),
-              orNone(p.groupOffset()));
+          List<String> row =
+              new ArrayList<>(
+                  List.of(
+                      p.topic(),
+                      Integer.toString(p.partition()),
+                      orNone(p.checkpoint()),
+                      orNone(p.endOffset()),
+                      orNone(p.lagRecords()),
+                      seconds(p.lagSeconds()),
+                      orNone(p.groupOffset())));
+          if (follows) {
+            row.add(orNone(p.followOffset()));
+            row.add(orNone(p.followLagRecords()));
+          }
+          table.row(row.toArray(String[]::new));
         }
         if (report.kafkaUnreachable() == null) {
-          table.row(
-              "total",
-              "",
-              "",
-              "",
-              Long.toString(target.lagRecords()),
-              seconds(target.lagSeconds()),
-              "");
+          List<String> total =
+              new ArrayList<>(
+                  List.of(
+                      "total",
+                      "",
+                      "",
+                      "",
+                      Long.toString(target.lagRecords()),
+                      seconds(target.lagSeconds()),
+                      ""));
+          if (follows) {
+            total.add("");
+            total.add(Long.toString(target.followLagRecords()));
+          }
+          table.row(total.toArray(String[]::new));
         }
         table.lines().forEach(out::println);
       }

@@ -51,6 +51,21 @@ final class TargetLag {
       Map<PartitionOffset, Instant> timestamps,
       String timestampsFailure,
       Instant now) {
+    return status(target, null, checkpoints, offsets, timestamps, timestampsFailure, now);
+  }
+
+  /**
+   * @param followGroup the consumer group a verify-only target follows, or {@code null}: its
+   *     committed offsets give each partition's follow lag
+   */
+  static TargetStatus status(
+      VerifierSettings target,
+      String followGroup,
+      Checkpoints checkpoints,
+      TopicOffsets offsets,
+      Map<PartitionOffset, Instant> timestamps,
+      String timestampsFailure,
+      Instant now) {
     String database = JdbcTimeouts.display(target.targetJdbcUrl());
     Map<TopicPartition, Long> applied = byPartition(checkpoints.list());
     List<PartitionStatus> rows = new ArrayList<>();
@@ -82,13 +97,20 @@ final class TargetLag {
           null,
           checkpoints.note(),
           rows,
-          missing);
+          missing,
+          followGroup);
     }
     Map<TopicPartition, Long> committed =
         offsets.groupOffsets().getOrDefault(target.applicationId(), Map.of());
     String groupFailure = offsets.groupErrors().get(target.applicationId());
     if (groupFailure != null) {
       unreachable.add("kafka: " + groupFailure);
+    }
+    Map<TopicPartition, Long> followed =
+        followGroup == null ? Map.of() : offsets.groupOffsets().getOrDefault(followGroup, Map.of());
+    String followFailure = followGroup == null ? null : offsets.groupErrors().get(followGroup);
+    if (followFailure != null) {
+      unreachable.add("kafka: " + followFailure);
     }
     boolean timestampMissing = false;
     for (String topic : target.topics()) {
@@ -107,6 +129,11 @@ final class TargetLag {
               oldest == null ? null : PartitionLag.age(lag.records(), oldest, now).toMillis() / 1e3;
           timestampMissing |= oldest == null;
         }
+        Long followOffset = followed.get(p);
+        Long followLag =
+            followGroup == null || followFailure != null
+                ? null
+                : lag(followOffset == null ? null : followOffset - 1, range).records();
         rows.add(
             new PartitionStatus(
                 topic,
@@ -117,20 +144,28 @@ final class TargetLag {
                 lag.records(),
                 seconds,
                 committed.get(p),
-                lag.problem()));
+                lag.problem(),
+                followOffset,
+                followLag));
       }
     }
     if (timestampMissing && timestampsFailure != null) {
       unreachable.add("kafka: " + timestampsFailure);
+    }
+    String note = checkpoints.note();
+    if (followGroup != null && followFailure == null && followed.isEmpty()) {
+      String none = "the followed group " + followGroup + " has committed no offset";
+      note = note == null ? none : note + "; " + none;
     }
     return new TargetStatus(
         target.target(),
         target.applicationId(),
         database,
         unreachable.isEmpty() ? null : String.join("; ", unreachable),
-        checkpoints.note(),
+        note,
         rows,
-        missing);
+        missing,
+        followGroup);
   }
 
   private static PartitionLag lag(Long checkpoint, TopicOffsets.Range range) {

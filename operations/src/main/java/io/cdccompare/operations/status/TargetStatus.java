@@ -14,6 +14,8 @@ import java.util.Objects;
  * @param note a fact about the target that is no failure (no checkpoint table yet), or {@code null}
  * @param partitions the table-topic partitions in topic and partition order
  * @param missingTopics table topics that do not exist (nothing captured yet)
+ * @param followGroup for a verify-only target, the consumer group of the applier it follows ({@code
+ *     target.<name>.follow.group}); {@code null} for a target whose verifier applies
  */
 public record TargetStatus(
     String name,
@@ -22,11 +24,24 @@ public record TargetStatus(
     String unreachable,
     String note,
     List<PartitionStatus> partitions,
-    List<String> missingTopics) {
+    List<String> missingTopics,
+    String followGroup) {
 
   public TargetStatus {
     partitions = List.copyOf(partitions);
     missingTopics = List.copyOf(missingTopics);
+  }
+
+  /** A target whose verifier applies the changes itself. */
+  public TargetStatus(
+      String name,
+      String applicationId,
+      String database,
+      String unreachable,
+      String note,
+      List<PartitionStatus> partitions,
+      List<String> missingTopics) {
+    this(name, applicationId, database, unreachable, note, partitions, missingTopics, null);
   }
 
   static TargetStatus unreachable(
@@ -38,6 +53,21 @@ public record TargetStatus(
   public long lagRecords() {
     return partitions.stream()
         .map(PartitionStatus::lagRecords)
+        .filter(Objects::nonNull)
+        .mapToLong(Long::longValue)
+        .sum();
+  }
+
+  /**
+   * Records the followed group has not passed yet, over every partition where it is known, like
+   * {@link #lagRecords()} for the verifier; {@code null} when the target follows no group.
+   */
+  public Long followLagRecords() {
+    if (followGroup == null) {
+      return null;
+    }
+    return partitions.stream()
+        .map(PartitionStatus::followLagRecords)
         .filter(Objects::nonNull)
         .mapToLong(Long::longValue)
         .sum();

@@ -36,6 +36,22 @@ final class StatusFixtures {
         "pg", "verify-pg", "jdbc:postgresql://db:5432/target", null, null, partitions, notApplied);
   }
 
+  /** Target "pg" in verify-only mode, following the group "jdbc-sink". */
+  static TargetStatus followingTarget() {
+    return new TargetStatus(
+        "pg",
+        "verify-pg",
+        "jdbc:postgresql://db:5432/target",
+        null,
+        null,
+        List.of(
+            new PartitionStatus("shop.public.orders", 0, 3L, 0L, 10L, 6L, 90.25, 2L, null, 9L, 1L),
+            new PartitionStatus(
+                "shop.public.orders", 1, 3L, 0L, 4L, 0L, 0.0, null, null, null, 4L)),
+        List.of(),
+        "jdbc-sink");
+  }
+
   static TargetStatus unreachableTarget() {
     return TargetStatus.unreachable(
         "maria",

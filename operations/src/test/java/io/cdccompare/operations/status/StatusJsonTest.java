@@ -1,6 +1,7 @@
 package io.cdccompare.operations.status;
 
 import static io.cdccompare.operations.status.StatusFixtures.compares;
+import static io.cdccompare.operations.status.StatusFixtures.followingTarget;
 import static io.cdccompare.operations.status.StatusFixtures.laggingTarget;
 import static io.cdccompare.operations.status.StatusFixtures.report;
 import static io.cdccompare.operations.status.StatusFixtures.slot;
@@ -45,6 +46,28 @@ class StatusJsonTest {
     assertThat(json.at("/compares/entries/0/chunksVerified").asLong()).isEqualTo(9);
     assertThat(json.at("/compares/entries/0/lastUpdate").asText())
         .isEqualTo("2026-01-01T11:59:00Z");
+  }
+
+  @Test
+  void aVerifyOnlyTargetHasItsFollowedGroupAndItsLag() throws Exception {
+    // Given / When
+    JsonNode json =
+        StatusJson.tree(
+            report(null, null, List.of(followingTarget(), laggingTarget()), compares()));
+
+    // Then
+    JsonNode following = json.at("/targets/0");
+    assertThat(following.get("followGroup").asText()).isEqualTo("jdbc-sink");
+    assertThat(following.get("followLagRecords").asLong()).isEqualTo(5);
+    assertThat(following.get("lagRecords").asLong()).isEqualTo(6);
+    assertThat(following.at("/partitions/0/followOffset").asLong()).isEqualTo(9);
+    assertThat(following.at("/partitions/0/followLagRecords").asLong()).isEqualTo(1);
+    assertThat(following.at("/partitions/1/followOffset").isNull()).isTrue();
+    assertThat(following.at("/partitions/1/followLagRecords").asLong()).isEqualTo(4);
+    JsonNode applying = json.at("/targets/1");
+    assertThat(applying.get("followGroup").isNull()).isTrue();
+    assertThat(applying.get("followLagRecords").isNull()).isTrue();
+    assertThat(applying.at("/partitions/0/followLagRecords").isNull()).isTrue();
   }
 
   @Test

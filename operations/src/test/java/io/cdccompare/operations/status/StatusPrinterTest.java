@@ -1,6 +1,7 @@
 package io.cdccompare.operations.status;
 
 import static io.cdccompare.operations.status.StatusFixtures.compares;
+import static io.cdccompare.operations.status.StatusFixtures.followingTarget;
 import static io.cdccompare.operations.status.StatusFixtures.laggingTarget;
 import static io.cdccompare.operations.status.StatusFixtures.report;
 import static io.cdccompare.operations.status.StatusFixtures.slot;
@@ -47,6 +48,29 @@ class StatusPrinterTest {
               task   target  run  status       noted  verified  updated
               daily  pg      r1   IN_PROGRESS     12         9  2026-01-01T11:59:00Z
             """);
+  }
+
+  @Test
+  void aVerifyOnlyTargetShowsTheFollowedGroupAndItsLagBesideTheVerifiers() {
+    // Given a target in verify-only mode following group jdbc-sink
+    StatusReport report = report(null, null, List.of(followingTarget()), compares());
+
+    // When
+    String text = print(report);
+
+    // Then
+    assertThat(text.lines())
+        .containsSubsequence(
+            "  pg  jdbc:postgresql://db:5432/target  application verify-pg  verify-only, follows"
+                + " group jdbc-sink",
+            "    topic               partition  checkpoint  end  lag  lag_s  group  follow"
+                + "  follow_lag",
+            "    shop.public.orders          0           3   10    6   90.3      2       9"
+                + "           1",
+            "    shop.public.orders          1           3    4    0    0.0      -       -"
+                + "           4",
+            "    total                                             6   90.3                         "
+                + " 5");
   }
 
   @Test

@@ -52,6 +52,55 @@ class TargetLagTest {
   }
 
   @Test
+  void aVerifyOnlyTargetShowsTheFollowedGroupsLagBesideItsOwn() {
+    // Given the followed applier committed 9 of partition 0's 0..9 and nothing of partition 1
+    TopicOffsets withApplier =
+        new TopicOffsets(
+            offsets.partitions(),
+            offsets.missingTopics(),
+            Map.of("verify-pg", Map.of(P0, 2L), "jdbc-sink", Map.of(P0, 9L)),
+            Map.of());
+    Map<PartitionOffset, Instant> timestamps =
+        Map.of(new PartitionOffset(P0, 4), NOW.minusMillis(90_250));
+
+    // When
+    TargetStatus status =
+        TargetLag.status(target, "jdbc-sink", checkpoints, withApplier, timestamps, null, NOW);
+
+    // Then each partition has the group's offset and lag: end - offset, or every record held
+    assertThat(status.partitions())
+        .containsExactly(
+            new PartitionStatus(ORDERS, 0, 3L, 0L, 10L, 6L, 90.25, 2L, null, 9L, 1L),
+            new PartitionStatus(ORDERS, 1, 3L, 0L, 4L, 0L, 0.0, null, null, null, 4L));
+    assertThat(status.followGroup()).isEqualTo("jdbc-sink");
+    assertThat(status.followLagRecords()).isEqualTo(5);
+    assertThat(status.lagRecords()).isEqualTo(6);
+    assertThat(status.note()).isNull();
+  }
+
+  @Test
+  void aFollowedGroupWithoutOffsetsIsSaidNotGuessed() {
+    // Given / When
+    TargetStatus status =
+        TargetLag.status(target, "jdbc-sink", checkpoints, offsets, Map.of(), null, NOW);
+
+    // Then
+    assertThat(status.note()).isEqualTo("the followed group jdbc-sink has committed no offset");
+    assertThat(status.followLagRecords()).isEqualTo(14);
+  }
+
+  @Test
+  void aTargetThatAppliesFollowsNoGroup() {
+    // Given / When
+    TargetStatus status = TargetLag.status(target, checkpoints, offsets, Map.of(), null, NOW);
+
+    // Then
+    assertThat(status.followGroup()).isNull();
+    assertThat(status.followLagRecords()).isNull();
+    assertThat(status.partitions()).allSatisfy(p -> assertThat(p.followLagRecords()).isNull());
+  }
+
+  @Test
   void rowsHoldCheckpointEndLagAgeAndGroupOffsetPerPartition() {
     // Given the record at offset 4 was written 90.25 s ago
     Map<PartitionOffset, Instant> timestamps =
