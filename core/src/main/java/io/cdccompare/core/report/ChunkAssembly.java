@@ -12,8 +12,8 @@ import java.util.TreeSet;
  * "Outcomes of a chunk, per target" and "Several targets"): the verdict is complete when a result
  * of each of the table topic's {@code partitionCount} partitions arrived. Results are deduplicated
  * by partition, so a replayed marker that re-emits a verdict changes nothing ({@link #holds}). The
- * chunk is unverifiable if any partition is, in schema drift if any partition is (both may hold);
- * its rows are the sum of its partitions'.
+ * chunk is unverifiable if any partition is unverifiable or stalled, in schema drift if any
+ * partition is (both may hold); its rows are the sum of its partitions'.
  *
  * <p>A bounded sample of the keys that differ ({@link #SAMPLE_KEYS}) is kept for the alert; the
  * full lists stay in the results. Immutable: {@link #add} returns a new assembly.
@@ -75,13 +75,15 @@ public record ChunkAssembly(
 
   /**
    * True when {@code result} makes the chunk unverifiable or in schema drift for the first time:
-   * the moment to raise that alert, once per chunk and state.
+   * the moment to raise that alert, once per chunk and state. A STALLED partition counts as
+   * unverifiable but raises nothing here: its verifier raised the STALLED alert when it gave up
+   * waiting, with the followed group's offsets.
    */
   public boolean raisedBy(PartitionResult result) {
     return switch (result.state()) {
       case UNVERIFIABLE -> !unverifiable;
       case SCHEMA_DRIFT -> !schemaDrift;
-      case VERIFIED -> false;
+      case VERIFIED, STALLED -> false;
     };
   }
 
@@ -118,7 +120,9 @@ public record ChunkAssembly(
         runId,
         partitionCount,
         added,
-        unverifiable || result.state() == ChunkState.UNVERIFIABLE,
+        unverifiable
+            || result.state() == ChunkState.UNVERIFIABLE
+            || result.state() == ChunkState.STALLED,
         schemaDrift || result.state() == ChunkState.SCHEMA_DRIFT,
         rows.plus(result.rows()),
         sample);

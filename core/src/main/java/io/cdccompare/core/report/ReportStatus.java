@@ -11,7 +11,7 @@ public enum ReportStatus {
   DIFFERENCES,
   /** Chunks noted by the producer that this target has not compared yet. */
   IN_PROGRESS,
-  /** Some chunk could not be checked (unverifiable or schema drift). */
+  /** Some chunk could not be checked (unverifiable, stalled or schema drift). */
   UNVERIFIABLE,
   /**
    * Every noted chunk verified without a difference, but the target compared none of the rows the

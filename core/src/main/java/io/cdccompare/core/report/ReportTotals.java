@@ -8,7 +8,7 @@ package io.cdccompare.core.report;
  *
  * @param captureChunks chunks noted by the producer for the run (the table's, not the target's)
  * @param applyChunks chunks whose verdict is complete on the target (every partition reported)
- * @param unverifiableChunks chunks of {@code applyChunks} with an UNVERIFIABLE partition
+ * @param unverifiableChunks chunks of {@code applyChunks} with an UNVERIFIABLE or STALLED partition
  * @param schemaDriftChunks chunks of {@code applyChunks} with a SCHEMA_DRIFT partition
  * @param source rows the run read and compared on the source (the table's, not the target's)
  * @param nothingComparedTables tables whose every noted chunk is verified without a problem while

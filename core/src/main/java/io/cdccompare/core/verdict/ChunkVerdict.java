@@ -81,6 +81,30 @@ public record ChunkVerdict(
     return failed + missed + extra > 0;
   }
 
+  /**
+   * This verdict with those of {@code changed} that it counts failed, missed or extra counted in
+   * flight instead: keys known, after the comparison, to have changed while the target was read (a
+   * verify-only target's applier wrote them). Matched rows stay matched.
+   */
+  public ChunkVerdict withInFlight(Set<String> changed) {
+    List<String> moved = new ArrayList<>(inFlightKeys);
+    List<String> stillFailed = keep(failedKeys, changed, moved);
+    List<String> stillMissed = keep(missedKeys, changed, moved);
+    List<String> stillExtra = keep(extraKeys, changed, moved);
+    if (moved.size() == inFlightKeys.size()) {
+      return this;
+    }
+    return of(matched, stillFailed, stillMissed, stillExtra, moved);
+  }
+
+  private static List<String> keep(List<String> keys, Set<String> changed, List<String> moved) {
+    List<String> kept = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      (changed.contains(key) ? moved : kept).add(key);
+    }
+    return kept;
+  }
+
   private static List<String> sortedKeys(String outcome, long count, List<String> keys) {
     if (count < 0) {
       throw new IllegalArgumentException(outcome + " must not be negative, was " + count);

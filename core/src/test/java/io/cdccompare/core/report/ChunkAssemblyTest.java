@@ -71,6 +71,23 @@ class ChunkAssemblyTest {
   }
 
   @Test
+  void aStalledPartitionMakesTheChunkUnverifiableWithoutASecondAlert() {
+    // Given
+    ChunkAssembly chunk = ChunkAssembly.start("r1", 3).add(verified(0, 3));
+    PartitionResult stalled = notVerified(1, ChunkState.STALLED);
+
+    // When
+    boolean raises = chunk.raisedBy(stalled);
+    ChunkAssembly after = chunk.add(stalled);
+
+    // Then: counted unverifiable; the verifier raised the STALLED alert itself
+    assertThat(raises).isFalse();
+    assertThat(chunk.unverifiable()).isFalse();
+    assertThat(after.unverifiable()).isTrue();
+    assertThat(after.schemaDrift()).isFalse();
+  }
+
+  @Test
   void theSampleKeepsAtMostTwentyKeysAcrossPartitions() {
     // Given two partitions with 15 differing keys each
     List<String> a = IntStream.range(0, 15).mapToObj(i -> "a" + i).toList();

@@ -78,4 +78,23 @@ class ChunkVerdictTest {
     assertThatThrownBy(() -> verdict.failedKeys().add("c"))
         .isInstanceOf(UnsupportedOperationException.class);
   }
+
+  @Test
+  void keysKnownToHaveChangedMoveFromTheDifferencesToInFlight() {
+    // Given a verdict with a failed, a missed, an extra and an in-flight key, one matched row
+    ChunkVerdict verdict =
+        ChunkVerdict.of(1, List.of("f1", "f2"), List.of("m1"), List.of("e1"), List.of("i1"));
+
+    // When f2, m1 and e1 (and a key the verdict does not hold) turn out to have changed
+    ChunkVerdict settled = verdict.withInFlight(java.util.Set.of("f2", "m1", "e1", "zz"));
+
+    // Then they are in flight, f1 stays failed, the matched row stays matched
+    assertThat(settled.failedKeys()).containsExactly("f1");
+    assertThat(settled.missed()).isZero();
+    assertThat(settled.extra()).isZero();
+    assertThat(settled.inFlightKeys()).containsExactly("e1", "f2", "i1", "m1");
+    assertThat(settled.matched()).isEqualTo(1);
+    assertThat(settled.compared()).isEqualTo(verdict.compared());
+    assertThat(verdict.withInFlight(java.util.Set.of("zz"))).isSameAs(verdict);
+  }
 }

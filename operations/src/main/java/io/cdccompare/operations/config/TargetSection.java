@@ -1,6 +1,7 @@
 package io.cdccompare.operations.config;
 
 import io.cdccompare.core.table.TableName;
+import io.cdccompare.topology.verify.TargetMode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,7 +12,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.config.ConfigException;
 
-/** One target's section; the password never appears in text. */
+/**
+ * One target's section; the password never appears in text. {@code mode} and {@code follow.group}
+ * are checked together when the file is read: verify-only needs the group, apply-verify refuses
+ * one.
+ */
 record TargetSection(
     String name,
     String url,
@@ -19,10 +24,19 @@ record TargetSection(
     String password,
     String bookkeepingSchema,
     String applicationId,
-    Map<TableName, TableName> tables) {
+    Map<TableName, TableName> tables,
+    TargetMode mode,
+    String followGroup) {
   /** A target's keys, after {@code target.<name>.}. */
   static final Set<String> KEYS =
-      Set.of("url", "user", "password", "bookkeeping.schema", "application.id");
+      Set.of(
+          "url",
+          "user",
+          "password",
+          "bookkeeping.schema",
+          "application.id",
+          "mode",
+          "follow.group");
 
   private static final Pattern KEY =
       Pattern.compile("target\\.([A-Za-z0-9_-]+)\\.(table\\.(.+)|.+)");
@@ -94,6 +108,28 @@ record TargetSection(
       if (url == null || url.isBlank()) {
         throw new ConfigException("target." + name + ".url is required");
       }
+      TargetMode mode = mode(name, k.get("mode"));
+      String followGroup = k.get("follow.group");
+      boolean hasGroup = followGroup != null && !followGroup.isBlank();
+      if (mode == TargetMode.VERIFY_ONLY && !hasGroup) {
+        throw new ConfigException(
+            "target."
+                + name
+                + ".follow.group is required when target."
+                + name
+                + ".mode is verify-only: the consumer group id of the program that applies the"
+                + " changes to the target");
+      }
+      if (mode == TargetMode.APPLY_VERIFY && hasGroup) {
+        throw new ConfigException(
+            "target."
+                + name
+                + ".follow.group is set but target."
+                + name
+                + ".mode is apply-verify: set target."
+                + name
+                + ".mode=verify-only");
+      }
       sections.put(
           name,
           new TargetSection(
@@ -103,9 +139,23 @@ record TargetSection(
               k.getOrDefault("password", ""),
               k.get("bookkeeping.schema"),
               k.get("application.id"),
-              Map.copyOf(mapped.get(name))));
+              Map.copyOf(mapped.get(name)),
+              mode,
+              hasGroup ? followGroup.trim() : null));
     }
     return sections;
+  }
+
+  /** {@code target.<name>.mode}: apply-verify (the default) or verify-only. */
+  private static TargetMode mode(String name, String text) {
+    if (text == null || text.isBlank()) {
+      return TargetMode.APPLY_VERIFY;
+    }
+    try {
+      return TargetMode.parse(text.trim());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("target." + name + ".mode", text, e.getMessage());
+    }
   }
 
   private static TableName parseTable(String key, String text) {

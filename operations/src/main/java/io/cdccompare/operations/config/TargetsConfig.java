@@ -39,6 +39,7 @@ public final class TargetsConfig extends ConnectionConfig {
   public static final String APPLY_MAX_DELAY_MS = "apply.max.delay.ms";
   public static final String FETCH_SIZE = "fetch.size";
   public static final String HASHES_TIMEOUT_MS = "hashes.timeout.ms";
+  public static final String FOLLOW_STALL_TIMEOUT_MS = "follow.stall.timeout.ms";
   public static final String RESULTS_TOPIC = CompareTopics.RESULTS_KEY;
   public static final String HASHES_TOPIC = CompareTopics.HASHES_KEY;
   public static final String REPORT_TOPIC = CompareTopics.REPORT_KEY;
@@ -95,6 +96,15 @@ public final class TargetsConfig extends ConnectionConfig {
               Range.atLeast(1),
               Importance.LOW,
               "How long a CLOSE note waits for its hash records before the chunk is UNVERIFIABLE.")
+          .define(
+              FOLLOW_STALL_TIMEOUT_MS,
+              Type.LONG,
+              VerifierSettings.DEFAULT_FOLLOW_STALL_TIMEOUT.toMillis(),
+              Range.atLeast(VerifierSettings.MIN_FOLLOW_STALL_TIMEOUT.toMillis()),
+              Importance.MEDIUM,
+              "Verify-only targets: how long the followed group's committed offset of a partition"
+                  + " may stand still while a CLOSE note waits for it before the chunk is STALLED"
+                  + " (less than half of streams.max.poll.interval.ms, 300000 by default).")
           .define(
               RESULTS_TOPIC,
               Type.STRING,
@@ -204,7 +214,10 @@ public final class TargetsConfig extends ConnectionConfig {
             .applyBatchSize(values.getInt(APPLY_BATCH_SIZE))
             .applyMaxDelay(Duration.ofMillis(values.getLong(APPLY_MAX_DELAY_MS)))
             .fetchSize(values.getInt(FETCH_SIZE))
-            .hashesTimeout(Duration.ofMillis(values.getLong(HASHES_TIMEOUT_MS)));
+            .hashesTimeout(Duration.ofMillis(values.getLong(HASHES_TIMEOUT_MS)))
+            .mode(section.mode())
+            .followGroup(section.followGroup())
+            .followStallTimeout(Duration.ofMillis(values.getLong(FOLLOW_STALL_TIMEOUT_MS)));
     for (TableName table : tables()) {
       TableName mapped = section.tables().get(table);
       if (mapped == null) {

@@ -23,8 +23,8 @@ import java.util.TreeSet;
  * "Recheck"): <b>confirmed</b> (different again: failed, missed or extra), <b>cleared</b> (matched
  * now) or <b>unsettled</b> (in flight again: the row kept changing; neither a difference nor a
  * match). A key the plan gave a target that the target's verdicts do not name at all was matched. A
- * chunk that a target could not verify (UNVERIFIABLE, SCHEMA_DRIFT) leaves its keys on that target
- * <b>unverified</b>.
+ * chunk that a target could not verify (UNVERIFIABLE, SCHEMA_DRIFT, STALLED) leaves its keys on
+ * that target <b>unverified</b>.
  *
  * <p>Complete once every target named has a verdict of every partition of every noted chunk of the
  * recheck run ({@link #complete}).

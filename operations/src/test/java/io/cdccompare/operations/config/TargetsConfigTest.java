@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.schemas.registry.RegistryClientConfig;
+import io.cdccompare.topology.verify.TargetMode;
 import io.cdccompare.topology.verify.VerifierSettings;
 import java.time.Duration;
 import java.util.HashMap;
@@ -206,5 +207,107 @@ class TargetsConfigTest {
     assertThat(config.source()).isPresent();
     assertThat(config.source().get().jdbcUrl()).isEqualTo("jdbc:postgresql://src:5432/shop");
     assertThat(config.slotName()).isEqualTo("my_slot");
+  }
+
+  @Test
+  void aTargetIsApplyVerifyUnlessItsModeSaysVerifyOnly() {
+    // Given target b verify-only, following the group of its Connect sink
+    Map<String, String> values = twoTargets();
+    values.put("target.b.mode", "verify-only");
+    values.put("target.b.follow.group", "connect-jdbc-sink-b");
+    values.put("follow.stall.timeout.ms", "20000");
+
+    // When
+    TargetsConfig config = TargetsConfig.of(values);
+    VerifierSettings a = config.verifierSettings("a");
+    VerifierSettings b = config.verifierSettings("b");
+
+    // Then
+    assertThat(a.mode()).isEqualTo(TargetMode.APPLY_VERIFY);
+    assertThat(a.verifyOnly()).isFalse();
+    assertThat(a.followGroup()).isNull();
+    assertThat(a.followStallTimeout()).isEqualTo(Duration.ofSeconds(20)); // one for the file
+    assertThat(b.mode()).isEqualTo(TargetMode.VERIFY_ONLY);
+    assertThat(b.verifyOnly()).isTrue();
+    assertThat(b.followGroup()).isEqualTo("connect-jdbc-sink-b");
+    assertThat(b.followStallTimeout()).isEqualTo(Duration.ofSeconds(20));
+  }
+
+  @Test
+  void verifyOnlyWithoutTheFollowedGroupIsRefusedNamingTheKey() {
+    Map<String, String> values = twoTargets();
+    values.put("target.b.mode", "verify-only");
+
+    assertThatThrownBy(() -> TargetsConfig.of(values))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(
+            "target.b.follow.group is required when target.b.mode is verify-only");
+  }
+
+  @Test
+  void aFollowedGroupOnAnApplyVerifyTargetIsRefused() {
+    Map<String, String> values = twoTargets();
+    values.put("target.a.follow.group", "connect-jdbc-sink-a");
+
+    assertThatThrownBy(() -> TargetsConfig.of(values))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("target.a.follow.group is set but target.a.mode is apply-verify");
+  }
+
+  @Test
+  void anUnknownModeIsRefusedNamingTheKey() {
+    Map<String, String> values = twoTargets();
+    values.put("target.a.mode", "verify");
+
+    assertThatThrownBy(() -> TargetsConfig.of(values))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("target.a.mode")
+        .hasMessageContaining("must be apply-verify or verify-only, was 'verify'");
+  }
+
+  @Test
+  void aStallTimeoutBelowOneSecondIsRefused() {
+    Map<String, String> values = twoTargets();
+    values.put("follow.stall.timeout.ms", "999");
+
+    assertThatThrownBy(() -> TargetsConfig.of(values))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("follow.stall.timeout.ms");
+  }
+
+  @Test
+  void aStallTimeoutOfHalfTheMaxPollIntervalOrMoreIsRefused() {
+    // Given a verify-only target whose stream thread could wait longer than Streams lets it
+    Map<String, String> values = twoTargets();
+    values.put("target.b.mode", "verify-only");
+    values.put("target.b.follow.group", "sink-b");
+    values.put("streams.max.poll.interval.ms", "100000");
+    values.put("follow.stall.timeout.ms", "50000");
+    TargetsConfig config = TargetsConfig.of(values);
+
+    // When, Then
+    assertThatThrownBy(() -> config.verifierSettings("b"))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(
+            "follow.stall.timeout.ms must be less than half of the verifier's"
+                + " max.poll.interval.ms (100000), was 50000");
+    values.put("follow.stall.timeout.ms", "49999");
+    assertThat(TargetsConfig.of(values).verifierSettings("b").followWaitLimit())
+        .isEqualTo(Duration.ofSeconds(45));
+  }
+
+  @Test
+  void theDefaultStallTimeoutIsTooLongForAShortMaxPollIntervalOnAVerifyOnlyTargetOnly() {
+    // Given a main consumer polled at least every minute
+    Map<String, String> values = twoTargets();
+    values.put("streams.main.consumer.max.poll.interval.ms", "60000");
+    values.put("target.b.mode", "verify-only");
+    values.put("target.b.follow.group", "sink-b");
+    TargetsConfig config = TargetsConfig.of(values);
+
+    // When, Then: target a never waits, target b would wait up to the default 60 s
+    assertThat(config.verifierSettings("a").maxPollInterval()).isEqualTo(Duration.ofMinutes(1));
+    assertThatThrownBy(() -> config.verifierSettings("b"))
+        .hasMessageContaining("follow.stall.timeout.ms must be less than half");
   }
 }

@@ -17,6 +17,7 @@ import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.avro.specific.SpecificRecordBase;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -56,6 +57,40 @@ class SchemaEvolutionTest {
       assertThat(read.get(added.pos()))
           .as("%s.%s", current.getName(), added.name())
           .isNotEqualTo(sample.get(added.pos()));
+    }
+  }
+
+  @Test
+  void aChunkStateOrAlertCodeOfALaterVersionIsReadAsUnverifiable() throws IOException {
+    // Given a result and an alert written by a later schema whose enums have one more symbol
+    for (Schemas.Entry entry : List.of(Schemas.Entry.CHUNK_RESULT, Schemas.Entry.ALERT)) {
+      String field = entry == Schemas.Entry.CHUNK_RESULT ? "state" : "code";
+      Schema current = entry.schema();
+      Schema later =
+          new Schema.Parser()
+              .parse(current.toString().replace("\"STALLED\"]", "\"STALLED\",\"LATER\"]"));
+      SpecificRecordBase sample = (SpecificRecordBase) SampleRecords.of(entry);
+      GenericData.Record record = new GenericData.Record(later);
+      for (Schema.Field f : later.getFields()) {
+        record.put(f.name(), sample.get(f.name()));
+      }
+      record.put(field, new GenericData.EnumSymbol(later.getField(field).schema(), "LATER"));
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
+      new SpecificDatumWriter<Object>(later, sample.getSpecificData()).write(record, encoder);
+      encoder.flush();
+      InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
+      int laterId = registry.register(TOPIC + "-value", later);
+
+      // When this version reads it
+      SpecificRecord read =
+          new SpecificAvroDeserializer<>(registry, entry.type())
+              .deserialize(TOPIC, WireFormatTest.frame(laterId, out.toByteArray()));
+
+      // Then the unknown symbol takes the enum's default
+      assertThat(read.get(current.getField(field).pos()).toString())
+          .as("%s.%s", current.getName(), field)
+          .isEqualTo("UNVERIFIABLE");
     }
   }
 

@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
  *       so a target that has not reported a table yet shows it IN_PROGRESS.
  *   <li>Alerts: one DIFFERENCES per (table, run, target) when the first chunk with differences
  *       completes; one UNVERIFIABLE or SCHEMA_DRIFT per chunk, target and state, at the first
- *       partition result in that state.
+ *       partition result in that state. A STALLED partition counts the chunk unverifiable but
+ *       raises nothing here: its verifier raised the STALLED alert itself.
  * </ul>
  *
  * <p>The totals are those of full and incremental runs: the results and noted chunks of a RECHECK

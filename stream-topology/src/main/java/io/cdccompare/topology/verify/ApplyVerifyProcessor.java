@@ -3,6 +3,7 @@ package io.cdccompare.topology.verify;
 import io.cdccompare.core.stream.CdcCompareException;
 import io.cdccompare.core.stream.ErrorCode;
 import io.cdccompare.core.table.TableName;
+import io.cdccompare.core.verdict.ChunkState;
 import io.cdccompare.core.verdict.PartitionVerdict;
 import io.cdccompare.core.verdict.VerdictId;
 import io.cdccompare.schemas.avro.AlertCode;
@@ -16,11 +17,13 @@ import io.cdccompare.verifier.apply.MarkerVerdict;
 import io.cdccompare.verifier.apply.RecordPosition;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -47,7 +50,14 @@ import org.slf4j.LoggerFactory;
  *       moves the checkpoint past the marker, then forwards the {@code ChunkResult}.
  * </ul>
  *
- * A record that cannot be decoded stops the task with a {@link PoisonRecordException} naming it.
+ * <p>On a verify-only target (docs/design.md, "Verify-only targets") another program applies the
+ * changes: a data change is passed like a tombstone (only the checkpoint moves), never applied, and
+ * its key is still in flight for the open chunks. A CLOSE marker's verdict is decided by a {@link
+ * FollowingJudge}, which first waits for the followed consumer group to pass the marker; a STALLED
+ * verdict is stored and forwarded like any other, a STALLED alert names the group and offsets, and
+ * the records after it go on.
+ *
+ * <p>A record that cannot be decoded stops the task with a {@link PoisonRecordException} naming it.
  * The first record of a partition after the task starts must follow the target's checkpoint: a gap
  * (records deleted, or offsets committed past records never applied) stops the task with {@code
  * RESYNC_NEEDED} instead of silently jumping. Over 300 lines because the continuity check and the
@@ -63,13 +73,19 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
   private final TopicReader reader;
   private final Clock clock;
   private final StopAlerts alerts;
+  private final Supplier<FollowWait> follows;
   private final Set<String> resumed = new HashSet<>();
   private ProcessorContext<String, ChunkResult> context;
   private TargetStore store;
   private OpenChunks openChunks;
   private ChangeDecoder decoder;
   private ChunkJudge judge;
+  private FollowingJudge following;
 
+  /**
+   * @param follows the wait of a CLOSE marker for the followed group, one per processor; null
+   *     unless the target is verify-only
+   */
   ApplyVerifyProcessor(
       VerifierSettings settings,
       Map<String, TableName> sourceOfTopic,
@@ -77,7 +93,11 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
       Deserializer<HashRecord> hashRecords,
       TopicReader reader,
       Clock clock,
-      StopAlerts alerts) {
+      StopAlerts alerts,
+      Supplier<FollowWait> follows) {
+    if (settings.verifyOnly() != (follows != null)) {
+      throw new IllegalArgumentException("a verify-only target, and only it, follows a group");
+    }
     this.settings = settings;
     this.sourceOfTopic = Map.copyOf(sourceOfTopic);
     this.markers = markers;
@@ -85,6 +105,7 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
     this.reader = reader;
     this.clock = clock;
     this.alerts = alerts;
+    this.follows = follows;
   }
 
   @Override
@@ -99,7 +120,11 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
             settings.target(),
             store.target(),
             new ChunkHashLoader(reader, hashRecords, settings.hashesTimeout()),
-            clock);
+            clock,
+            !settings.verifyOnly());
+    if (follows != null) {
+      this.following = new FollowingJudge(settings, follows.get(), reader, judge, clock);
+    }
     context.schedule(
         settings.applyMaxDelay(), PunctuationType.WALL_CLOCK_TIME, now -> store.applyPending());
   }
@@ -138,7 +163,11 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
     requireContinuity(position);
     if (decoded instanceof StreamRecord.Change change) {
       openChunks.changed(at.topic(), at.partition(), change.change().key());
-      store.add(change.change());
+      if (settings.verifyOnly()) {
+        store.pass(position);
+      } else {
+        store.add(change.change());
+      }
       if (store.pending() >= settings.applyBatchSize()) {
         store.applyPending();
       }
@@ -190,7 +219,7 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
             id.tablePartition(),
             position);
       } else {
-        verdict = decide(source, marker, position, id, target);
+        verdict = decide(source, marker, position, timestamp, id, target);
       }
     } catch (SQLException e) {
       throw new IllegalStateException(
@@ -213,7 +242,12 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
   }
 
   private PartitionVerdict decide(
-      TableName source, Marker marker, RecordPosition position, VerdictId id, Target target)
+      TableName source,
+      Marker marker,
+      RecordPosition position,
+      long timestamp,
+      VerdictId id,
+      Target target)
       throws SQLException {
     if (!openChunks.isOpen(position.topic(), position.partition(), marker)) {
       LOG.warn(
@@ -226,7 +260,16 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
           position);
     }
     Set<String> inFlight = openChunks.inFlight(position.topic(), position.partition(), marker);
-    PartitionVerdict verdict = judge.judge(id, marker, position, target.tableOf(source), inFlight);
+    PartitionVerdict verdict =
+        following == null
+            ? judge.judge(id, marker, position, target.tableOf(source), inFlight)
+            : following.judge(
+                id,
+                marker,
+                position,
+                Instant.ofEpochMilli(timestamp),
+                target.tableOf(source),
+                inFlight);
     ApplyResult result =
         target.apply(
             new ApplyBatch(List.of(), List.of(), List.of(new MarkerVerdict(position, verdict))));
@@ -252,6 +295,19 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
         verdict.verdict().missed(),
         verdict.verdict().extra(),
         verdict.verdict().inFlight());
+    if (verdict.state() == ChunkState.STALLED) {
+      alerts.raise(
+          AlertCode.STALLED,
+          position,
+          source,
+          new IllegalStateException(
+              "chunk "
+                  + id.chunk()
+                  + " of run "
+                  + id.runId()
+                  + " not verified: "
+                  + verdict.error()));
+    }
     return verdict;
   }
 
@@ -329,5 +385,8 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
   @Override
   public void close() {
     reader.close();
+    if (following != null) {
+      following.close();
+    }
   }
 }

@@ -44,16 +44,21 @@ final class ChunkJudge {
   private final Target target;
   private final ChunkHashLoader hashes;
   private final Clock clock;
+  private final boolean writesTarget;
 
   /**
    * @param targetName the target's name, by which a key-list chunk's {@code targetKeys} give the
    *     keys it compares
+   * @param writesTarget false for a verify-only target: a REPAIR chunk deletes nothing there (its
+   *     absent keys that the target still holds are found extra)
    */
-  ChunkJudge(String targetName, Target target, ChunkHashLoader hashes, Clock clock) {
+  ChunkJudge(
+      String targetName, Target target, ChunkHashLoader hashes, Clock clock, boolean writesTarget) {
     this.targetName = targetName;
     this.target = target;
     this.hashes = hashes;
     this.clock = clock;
+    this.writesTarget = writesTarget;
   }
 
   PartitionVerdict judge(
@@ -128,7 +133,7 @@ final class ChunkJudge {
                   close.getPartitionCount(),
                   comparedRange(close),
                   inFlight);
-      if (close.getTaskKind() == TaskKind.REPAIR) {
+      if (close.getTaskKind() == TaskKind.REPAIR && writesTarget) {
         removeAbsent(table, check, marker);
       }
       verdict = target.verify(check, shape.format(), hashFunction);

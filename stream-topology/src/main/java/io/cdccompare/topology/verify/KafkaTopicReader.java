@@ -1,12 +1,16 @@
 package io.cdccompare.topology.verify;
 
+import io.cdccompare.core.note.Note;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -161,6 +165,42 @@ final class KafkaTopicReader implements TopicReader {
         return Optional.empty();
       }
     }
+  }
+
+  @Override
+  public Optional<Set<String>> keysBetween(
+      String topic, int partition, long from, long until, Duration timeout) {
+    Set<String> keys = new LinkedHashSet<>();
+    if (from >= until) {
+      return Optional.of(keys);
+    }
+    TopicPartition tp = new TopicPartition(topic, partition);
+    KafkaConsumer<byte[], byte[]> c = consumer();
+    c.assign(List.of(tp));
+    c.seek(tp, from);
+    assigned = tp; // the read-ahead of tp no longer matches the position: its next request seeks
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (c.position(tp) < until) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        return Optional.empty();
+      }
+      for (ConsumerRecord<byte[], byte[]> record :
+          c.poll(Duration.ofMillis(Math.max(1, Math.min(200, left / 1_000_000))))) {
+        if (record.offset() < until
+            && record.key() != null
+            && record.headers().lastHeader(Note.MARKER_HEADER) == null) {
+          keys.add(new String(record.key(), StandardCharsets.UTF_8));
+        }
+      }
+    }
+    return Optional.of(keys);
+  }
+
+  @Override
+  public long endOffset(String topic, int partition) {
+    TopicPartition tp = new TopicPartition(topic, partition);
+    return consumer().endOffsets(List.of(tp)).get(tp);
   }
 
   @Override

@@ -17,12 +17,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The alerts of a verifier that must stop (docs/design.md, "Delivery guarantees" and "Bad input"):
- * a poison record reports its table {@code UNVERIFIABLE} on this target, a position that cannot be
- * continued {@code RESYNC_NEEDED}; one {@link Alert} on {@code <prefix>.compare.alerts}, key {@code
- * target/table}, naming the table, topic, partition and offset. Sent with a producer of its own, at
- * once and synchronously, because the task stops right after (its Streams producer may not flush).
- * A failure to send is logged; the task stops with its error either way.
+ * The alerts a verifier raises itself (docs/design.md, "Delivery guarantees", "Bad input" and
+ * "Verify-only targets"): a poison record reports its table {@code UNVERIFIABLE} on this target, a
+ * position that cannot be continued {@code RESYNC_NEEDED} (the task stops after both), a chunk of a
+ * verify-only target whose followed group did not pass its CLOSE marker {@code STALLED} (the task
+ * goes on); one {@link Alert} on {@code <prefix>.compare.alerts}, key {@code target/table}, naming
+ * the table, topic, partition and offset. Sent with a producer of its own, at once and
+ * synchronously, because the task may stop right after (its Streams producer may not flush). A
+ * failure to send is logged; the task stops with its error either way.
  */
 interface StopAlerts {
   Logger LOG = LoggerFactory.getLogger(StopAlerts.class);
@@ -53,9 +55,11 @@ interface StopAlerts {
               .setMessage(
                   "table "
                       + table
-                      + (code == AlertCode.UNVERIFIABLE
-                          ? " is unverifiable on target "
-                          : " needs a resync of target ")
+                      + switch (code) {
+                        case UNVERIFIABLE -> " is unverifiable on target ";
+                        case STALLED -> " is stalled on verify-only target ";
+                        default -> " needs a resync of target ";
+                      }
                       + settings.target()
                       + ": "
                       + error.getMessage())

@@ -43,6 +43,15 @@ import java.util.regex.Pattern;
  *     without the prefix (basic authentication, timeouts)
  * @param streamsProperties extra Kafka Streams (and client) properties; they may not change what
  *     the guarantees rest on (see {@link #RESERVED_PROPERTIES})
+ * @param mode whether the verifier applies the changes ({@link TargetMode#APPLY_VERIFY}, the
+ *     default) or another program does and the verifier follows it ({@link
+ *     TargetMode#VERIFY_ONLY}); the checkpoints and verdicts are written in both
+ * @param followGroup the consumer group id of the program that applies the changes to a verify-only
+ *     target; required with verify-only, refused with apply-verify
+ * @param followStallTimeout how long the followed group's committed offset of a partition may stand
+ *     still while a CLOSE marker waits for it before the chunk is STALLED (default 60 s, at least 1
+ *     s, less than half of the main consumer's {@code max.poll.interval.ms}: the stream thread is
+ *     blocked while it waits, and Kafka Streams polls again only after half of it)
  */
 public record VerifierSettings(
     String target,
@@ -63,12 +72,20 @@ public record VerifierSettings(
     int fetchSize,
     Duration hashesTimeout,
     Map<String, String> registrySettings,
-    Map<String, String> streamsProperties) {
+    Map<String, String> streamsProperties,
+    TargetMode mode,
+    String followGroup,
+    Duration followStallTimeout) {
 
   public static final int DEFAULT_APPLY_BATCH_SIZE = 500;
   public static final Duration DEFAULT_APPLY_MAX_DELAY = Duration.ofMillis(500);
   public static final int DEFAULT_FETCH_SIZE = 10_000;
   public static final Duration DEFAULT_HASHES_TIMEOUT = Duration.ofSeconds(60);
+  public static final Duration DEFAULT_FOLLOW_STALL_TIMEOUT = Duration.ofSeconds(60);
+  public static final Duration MIN_FOLLOW_STALL_TIMEOUT = Duration.ofSeconds(1);
+
+  /** The consumer's default {@code max.poll.interval.ms}, which Kafka Streams keeps. */
+  public static final Duration DEFAULT_MAX_POLL_INTERVAL = Duration.ofMinutes(5);
 
   /**
    * Streams properties the application sets itself: its identity, and the settings that keep every
@@ -175,6 +192,90 @@ public record VerifierSettings(
                 + " is set by the verifier and may not be overridden (the apply relies on it)");
       }
     }
+    mode = mode == null ? TargetMode.APPLY_VERIFY : mode;
+    if (followGroup != null && followGroup.isBlank()) {
+      followGroup = null;
+    }
+    String modeKey = "target." + target + ".mode";
+    String groupKey = "target." + target + ".follow.group";
+    if (mode == TargetMode.VERIFY_ONLY && followGroup == null) {
+      throw new IllegalArgumentException(
+          groupKey
+              + " is required when "
+              + modeKey
+              + " is verify-only: the consumer group id of the program that applies the"
+              + " changes to the target");
+    }
+    if (mode == TargetMode.APPLY_VERIFY && followGroup != null) {
+      throw new IllegalArgumentException(
+          groupKey + " is set but " + modeKey + " is apply-verify: set mode=verify-only");
+    }
+    if (followGroup != null && followGroup.equals(applicationId)) {
+      throw new IllegalArgumentException(
+          groupKey
+              + " is the verifier's own application.id "
+              + applicationId
+              + ": it must name the group of the program that applies the changes");
+    }
+    followStallTimeout =
+        followStallTimeout == null ? DEFAULT_FOLLOW_STALL_TIMEOUT : followStallTimeout;
+    if (followStallTimeout.compareTo(MIN_FOLLOW_STALL_TIMEOUT) < 0) {
+      throw new IllegalArgumentException(
+          "follow.stall.timeout.ms must be at least 1000, was " + followStallTimeout.toMillis());
+    }
+    Duration maxPoll = maxPollInterval(streamsProperties);
+    if (mode == TargetMode.VERIFY_ONLY && followStallTimeout.compareTo(maxPoll.dividedBy(2)) >= 0) {
+      throw new IllegalArgumentException(
+          "follow.stall.timeout.ms must be less than half of the verifier's"
+              + " max.poll.interval.ms ("
+              + maxPoll.toMillis()
+              + "), was "
+              + followStallTimeout.toMillis()
+              + ": a CLOSE marker waits on the stream thread, and Kafka Streams polls again only"
+              + " after half of max.poll.interval.ms (raise streams.max.poll.interval.ms or lower"
+              + " the timeout)");
+    }
+  }
+
+  /** True when another program applies the changes and the verifier only verifies. */
+  public boolean verifyOnly() {
+    return mode == TargetMode.VERIFY_ONLY;
+  }
+
+  /**
+   * The main consumer's {@code max.poll.interval.ms} in force: {@code main.consumer.}, then {@code
+   * consumer.}, then the unprefixed streams property, else the consumer's default (5 minutes).
+   */
+  public Duration maxPollInterval() {
+    return maxPollInterval(streamsProperties);
+  }
+
+  /**
+   * The longest a CLOSE marker of a verify-only target waits on the stream thread, however the
+   * followed group moves: 45 % of {@link #maxPollInterval()}, below the half after which Kafka
+   * Streams polls again (135 s by default).
+   */
+  public Duration followWaitLimit() {
+    return maxPollInterval().multipliedBy(9).dividedBy(20);
+  }
+
+  private static Duration maxPollInterval(Map<String, String> streamsProperties) {
+    for (String key :
+        List.of(
+            "main.consumer.max.poll.interval.ms",
+            "consumer.max.poll.interval.ms",
+            "max.poll.interval.ms")) {
+      String value = streamsProperties.get(key);
+      if (value != null) {
+        try {
+          return Duration.ofMillis(Long.parseLong(value.trim()));
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException(
+              "streams." + key + " must be a number of milliseconds, was '" + value + "'");
+        }
+      }
+    }
+    return DEFAULT_MAX_POLL_INTERVAL;
   }
 
   /** A builder with every default; the target, the connections and the tables are required. */
@@ -246,6 +347,12 @@ public record VerifierSettings(
         + hashesTimeout
         + ", streamsProperties="
         + streamsProperties.keySet()
+        + ", mode="
+        + mode
+        + ", followGroup="
+        + followGroup
+        + ", followStallTimeout="
+        + followStallTimeout
         + "]";
   }
 
@@ -276,6 +383,9 @@ public record VerifierSettings(
     private Duration hashesTimeout = DEFAULT_HASHES_TIMEOUT;
     private final Map<String, String> registrySettings = new TreeMap<>();
     private final Map<String, String> streamsProperties = new HashMap<>();
+    private TargetMode mode = TargetMode.APPLY_VERIFY;
+    private String followGroup;
+    private Duration followStallTimeout = DEFAULT_FOLLOW_STALL_TIMEOUT;
 
     private Builder(String target) {
       this.target = target;
@@ -369,6 +479,28 @@ public record VerifierSettings(
       return this;
     }
 
+    public Builder mode(TargetMode mode) {
+      this.mode = mode;
+      return this;
+    }
+
+    /** Verify-only, following the consumer group {@code groupId}. */
+    public Builder verifyOnly(String groupId) {
+      this.mode = TargetMode.VERIFY_ONLY;
+      this.followGroup = groupId;
+      return this;
+    }
+
+    public Builder followGroup(String followGroup) {
+      this.followGroup = followGroup;
+      return this;
+    }
+
+    public Builder followStallTimeout(Duration followStallTimeout) {
+      this.followStallTimeout = followStallTimeout;
+      return this;
+    }
+
     public VerifierSettings build() {
       return new VerifierSettings(
           target,
@@ -389,7 +521,10 @@ public record VerifierSettings(
           fetchSize,
           hashesTimeout,
           registrySettings,
-          streamsProperties);
+          streamsProperties,
+          mode,
+          followGroup,
+          followStallTimeout);
     }
   }
 }

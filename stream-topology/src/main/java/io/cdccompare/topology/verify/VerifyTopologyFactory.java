@@ -32,7 +32,8 @@ import org.apache.kafka.streams.state.Stores;
  *
  * <pre>
  *   verify-source (the table topics, byte[] key and value)
- *     → verify-apply (ApplyVerifyProcessor; stores verify-target, verify-open-chunks)
+ *     → verify-apply (ApplyVerifyProcessor; stores verify-target, verify-open-chunks; on a
+ *       verify-only target it applies nothing and waits for the followed group at each CLOSE)
  *     → verify-results (the results topic: String key, Avro ChunkResult)
  * </pre>
  *
@@ -56,7 +57,9 @@ public final class VerifyTopologyFactory {
         JdbcTarget.opener(settings),
         KafkaTopicReader.supplier(settings),
         clock,
-        StopAlerts.kafka(settings, registryConfig(settings), clock));
+        StopAlerts.kafka(settings, registryConfig(settings), clock),
+        settings.verifyOnly() ? AdminFollowedGroup.supplier(settings) : null,
+        Ticker.system());
   }
 
   /** The topology on a given target and topic reader (tests). */
@@ -65,16 +68,23 @@ public final class VerifyTopologyFactory {
       Target.Opener targets,
       Supplier<TopicReader> readers,
       Clock clock) {
-    return build(settings, targets, readers, clock, StopAlerts.none());
+    return build(settings, targets, readers, clock, StopAlerts.none(), null, Ticker.system());
   }
 
-  /** The topology on a given target, topic reader and alerts. */
+  /**
+   * The topology on a given target, topic reader and alerts; on a verify-only target, following the
+   * groups {@code followed} gives (null otherwise) with {@code ticker}'s time.
+   */
   static Topology build(
       VerifierSettings settings,
       Target.Opener targets,
       Supplier<TopicReader> readers,
       Clock clock,
-      StopAlerts alerts) {
+      StopAlerts alerts,
+      Supplier<FollowedGroup> followed,
+      Ticker ticker) {
+    Supplier<FollowWait> follows =
+        settings.verifyOnly() ? follows(settings, followed, ticker) : null;
     Map<String, TableName> sourceOfTopic = new LinkedHashMap<>();
     settings.sourceTables().forEach(t -> sourceOfTopic.put(settings.topicOf(t), t));
     Map<String, Object> registry = registryConfig(settings);
@@ -93,12 +103,35 @@ public final class VerifyTopologyFactory {
         PROCESSOR,
         () ->
             new ApplyVerifyProcessor(
-                settings, sourceOfTopic, markers, hashRecords, readers.get(), clock, alerts),
+                settings,
+                sourceOfTopic,
+                markers,
+                hashRecords,
+                readers.get(),
+                clock,
+                alerts,
+                follows),
         SOURCE);
     topology.addStateStore(new TargetStoreBuilder(settings.target(), targets), PROCESSOR);
     topology.addStateStore(openChunksStore(), PROCESSOR);
     topology.addSink(SINK, settings.resultsTopic(), new StringSerializer(), results, PROCESSOR);
     return topology;
+  }
+
+  /**
+   * The waits of the processors for the followed group: each with a client of its own, all sharing
+   * what was seen of the group's offsets ({@link FollowedOffsets}).
+   */
+  private static Supplier<FollowWait> follows(
+      VerifierSettings settings, Supplier<FollowedGroup> followed, Ticker ticker) {
+    FollowedOffsets seen = new FollowedOffsets();
+    return () ->
+        new FollowWait(
+            followed.get(),
+            seen,
+            settings.followStallTimeout(),
+            settings.followWaitLimit(),
+            ticker);
   }
 
   /** How long the verifier's producer waits to batch (results, changelogs), unless set. */

@@ -292,6 +292,29 @@ class ReportEntriesTest {
   }
 
   @Test
+  void aStalledChunkCountsWithTheUnverifiableOnesAndRaisesNoSecondAlert() {
+    // Given
+    report.noted(RUN_1, ORDERS, 1);
+
+    // When a verify-only target's verifier reports the chunk stalled (it raised the alert itself)
+    report.results(
+        result(PG, RUN_1, ORDERS, 1, 0, 1)
+            .setState(ChunkState.STALLED)
+            .setError("consumer group sink has no committed offset for topic pg.x partition 0"));
+
+    // Then
+    ReportEntry entry = report.latest(PG_ORDERS);
+    assertThat(
+            List.of(
+                entry.getApplyChunks(),
+                entry.getUnverifiableChunks(),
+                entry.getSchemaDriftChunks()))
+        .containsExactly(1L, 1L, 0L);
+    assertThat(entry.getStatus()).isEqualTo(ReportStatus.UNVERIFIABLE);
+    assertThat(report.alerts()).isEmpty();
+  }
+
+  @Test
   void aSchemaDriftChunkCountsAsSuch() {
     // Given
     report.noted(RUN_1, ORDERS, 1);

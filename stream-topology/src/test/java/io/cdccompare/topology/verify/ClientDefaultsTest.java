@@ -55,4 +55,24 @@ class ClientDefaultsTest {
                 settings().streamsProperty("producer.linger.ms", "20").build()))
         .containsEntry("producer.linger.ms", "20");
   }
+
+  @Test
+  void theFollowedGroupIsReadWithTheAdminAndSecuritySettingsOfTheVerifier() {
+    // Given a verify-only target on a secured cluster
+    VerifierSettings own =
+        settings()
+            .verifyOnly("sink")
+            .streamsProperty("admin.request.timeout.ms", "7000")
+            .streamsProperty("security.protocol", "SASL_SSL")
+            .streamsProperty("consumer.fetch.max.wait.ms", "50")
+            .build();
+
+    // Then its admin client has them, under an id of its own, and no consumer setting
+    assertThat(AdminFollowedGroup.clientConfig(own))
+        .containsEntry("request.timeout.ms", "7000")
+        .containsEntry("security.protocol", "SASL_SSL")
+        .containsEntry("client.id", "cdc-compare-verify-eu-1-follow")
+        .containsEntry("bootstrap.servers", "kafka:9092")
+        .doesNotContainKey("fetch.max.wait.ms");
+  }
 }

@@ -100,4 +100,49 @@ class VerifierSettingsTest {
     assertThat(props.getProperty("main.consumer.auto.offset.reset")).isEqualTo("earliest");
     assertThat(props.getProperty("processing.exception.handler")).contains("LogAndFail");
   }
+
+  @Test
+  void aTargetIsApplyVerifyByDefault() {
+    VerifierSettings settings = minimal().build();
+
+    assertThat(settings.mode()).isEqualTo(TargetMode.APPLY_VERIFY);
+    assertThat(settings.verifyOnly()).isFalse();
+    assertThat(settings.followGroup()).isNull();
+    assertThat(settings.followStallTimeout()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(settings.maxPollInterval()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(settings.followWaitLimit()).isEqualTo(Duration.ofSeconds(135));
+  }
+
+  @Test
+  void verifyOnlyNeedsTheGroupOfAnotherApplier() {
+    assertThatThrownBy(() -> minimal().mode(TargetMode.VERIFY_ONLY).build())
+        .hasMessageContaining(
+            "target.eu-1.follow.group is required when target.eu-1.mode is" + " verify-only");
+    assertThatThrownBy(() -> minimal().followGroup("sink").build())
+        .hasMessageContaining(
+            "target.eu-1.follow.group is set but target.eu-1.mode is" + " apply-verify");
+    assertThatThrownBy(() -> minimal().verifyOnly("cdc-compare-verify-eu-1").build())
+        .hasMessageContaining("is the verifier's own application.id cdc-compare-verify-eu-1");
+    assertThat(minimal().verifyOnly("sink").build().followGroup()).isEqualTo("sink");
+  }
+
+  @Test
+  void theStallTimeoutIsAtLeastASecondAndBelowHalfTheMaxPollInterval() {
+    assertThatThrownBy(() -> minimal().followStallTimeout(Duration.ofMillis(999)).build())
+        .hasMessageContaining("follow.stall.timeout.ms must be at least 1000, was 999");
+    assertThatThrownBy(
+            () ->
+                minimal()
+                    .verifyOnly("sink")
+                    .streamsProperty("consumer.max.poll.interval.ms", "120000")
+                    .build())
+        .hasMessageContaining("less than half of the verifier's max.poll.interval.ms (120000)");
+    VerifierSettings settings =
+        minimal()
+            .verifyOnly("sink")
+            .streamsProperty("consumer.max.poll.interval.ms", "120000")
+            .followStallTimeout(Duration.ofSeconds(59))
+            .build();
+    assertThat(settings.followWaitLimit()).isEqualTo(Duration.ofSeconds(54));
+  }
 }

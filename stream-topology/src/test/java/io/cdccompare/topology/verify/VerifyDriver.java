@@ -7,6 +7,7 @@ import io.cdccompare.core.rowhash.plan.HashPlan;
 import io.cdccompare.core.rowhash.plan.HashedColumn;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.schemas.ChunkHashes;
+import io.cdccompare.schemas.avro.AlertCode;
 import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.HashRecord;
 import io.cdccompare.schemas.avro.HashRecordLocation;
@@ -16,6 +17,7 @@ import io.cdccompare.schemas.avro.SourcePosition;
 import io.cdccompare.schemas.avro.TaskKind;
 import io.cdccompare.schemas.serde.SpecificAvroDeserializer;
 import io.cdccompare.schemas.serde.SpecificAvroSerializer;
+import io.cdccompare.verifier.apply.RecordPosition;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,6 +54,7 @@ final class VerifyDriver implements AutoCloseable {
   static final String TASK = "full";
   static final String RUN = "20260101T000000Z-abcdef";
   static final Instant NOW = Instant.parse("2026-01-02T03:04:05.123456Z");
+  static final Duration FOLLOW_STALL_TIMEOUT = Duration.ofSeconds(5);
 
   private static final AtomicInteger REGISTRIES = new AtomicInteger();
   private static final Schema ROW =
@@ -82,6 +85,12 @@ final class VerifyDriver implements AutoCloseable {
 
   final FakeTarget target = new FakeTarget();
   final FakeTopicReader reader = new FakeTopicReader();
+  final FakeTicker ticker = new FakeTicker();
+
+  /** An alert the verifier raised itself. */
+  record RaisedAlert(AlertCode code, RecordPosition at, TableName table, String message) {}
+
+  final List<RaisedAlert> alerts = new ArrayList<>();
   final VerifierSettings settings;
   private final Path stateDir;
   private final TopologyTestDriver driver;
@@ -94,8 +103,16 @@ final class VerifyDriver implements AutoCloseable {
   private long hashOffset;
 
   VerifyDriver() throws Exception {
+    this(null);
+  }
+
+  /**
+   * A verify-only target following {@code followed}, with a stall timeout of {@link
+   * #FOLLOW_STALL_TIMEOUT}; an apply+verify target when it is null.
+   */
+  VerifyDriver(FakeFollowedGroup followed) throws Exception {
     String registry = "mock://verify-driver-" + REGISTRIES.incrementAndGet();
-    settings =
+    VerifierSettings.Builder builder =
         VerifierSettings.builder("t1")
             .bootstrapServers("unused:9092")
             .registryUrl(registry)
@@ -104,15 +121,25 @@ final class VerifyDriver implements AutoCloseable {
             .target("jdbc:postgresql://unused/db", "u", "secret")
             .applyBatchSize(500)
             .applyMaxDelay(Duration.ofHours(1))
-            .hashesTimeout(Duration.ofMillis(10))
-            .build();
+            .hashesTimeout(Duration.ofMillis(10));
+    if (followed != null) {
+      builder.verifyOnly(followed.groupId()).followStallTimeout(FOLLOW_STALL_TIMEOUT);
+    }
+    settings = builder.build();
     stateDir = Files.createTempDirectory("verify-driver");
     Properties props = VerifyTopologyFactory.streamsProperties(settings);
     props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     driver =
         new TopologyTestDriver(
             VerifyTopologyFactory.build(
-                settings, taskId -> target, () -> reader, Clock.fixed(NOW, ZoneOffset.UTC)),
+                settings,
+                taskId -> target,
+                () -> reader,
+                Clock.fixed(NOW, ZoneOffset.UTC),
+                (code, at, table, error) ->
+                    alerts.add(new RaisedAlert(code, at, table, error.getMessage())),
+                followed == null ? null : () -> followed,
+                ticker),
             props);
     input = driver.createInputTopic(TOPIC, new ByteArraySerializer(), new ByteArraySerializer());
     SpecificAvroDeserializer<ChunkResult> values = new SpecificAvroDeserializer<>();

@@ -16,7 +16,7 @@ import java.util.List;
  * chunk            bigint        │
  * table_partition  int           ┘
  * marker_offset    bigint        offset of the CLOSE marker in that partition
- * state            varchar(16)   VERIFIED / UNVERIFIABLE / SCHEMA_DRIFT
+ * state            varchar(16)   VERIFIED / UNVERIFIABLE / SCHEMA_DRIFT / STALLED
  * matched, failed, missed, extra, in_flight   bigint
  * failed_keys, missed_keys, extra_keys, in_flight_keys   text: JSON array of encoded keys, sorted
  * error            text null     why a chunk is not VERIFIED
