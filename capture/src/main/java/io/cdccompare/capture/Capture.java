@@ -9,6 +9,7 @@ import io.cdccompare.schemas.avro.Alert;
 import io.cdccompare.schemas.avro.AlertCode;
 import io.cdccompare.schemas.avro.Marker;
 import io.cdccompare.schemas.registry.RegistryClientConfig;
+import io.cdccompare.schemas.serde.MarkerEnvelope;
 import io.cdccompare.schemas.serde.SpecificAvroSerializer;
 import io.cdccompare.source.TopicLayout;
 import io.cdccompare.source.config.KafkaProbe;
@@ -75,7 +76,12 @@ public final class Capture implements AutoCloseable {
       values.configure(Map.of("schemas.enable", "true", "decimal.format", "NUMERIC"), false);
       ChangeRouter router =
           new ChangeRouter(
-              layout, keys, producer, values, markers, CaptureNotices.topic(config.topicPrefix()));
+              layout,
+              keys,
+              producer,
+              values,
+              MarkerEnvelope.serializer(markers),
+              CaptureNotices.topic(config.topicPrefix()));
       AtomicReference<Throwable> failure = new AtomicReference<>();
       DebeziumEngine<RecordChangeEvent<SourceRecord>> built =
           DebeziumEngine.create(ChangeEventFormat.of(Connect.class))

@@ -17,6 +17,7 @@ import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.WithEmbedded;
 import io.cdccompare.schemas.avro.Marker;
 import io.cdccompare.schemas.avro.MarkerPhase;
+import io.cdccompare.schemas.serde.MarkerEnvelope;
 import io.cdccompare.schemas.serde.SpecificAvroDeserializer;
 import io.cdccompare.source.SignalTable;
 import io.cdccompare.source.TopicLayout;
@@ -148,7 +149,7 @@ class CaptureIT {
           ConsumerRecord<byte[], byte[]> last = inPartition.get(inPartition.size() - 1);
           assertThat(isMarker(last)).as("last record of partition %d is the marker", p).isTrue();
           assertThat(count(inPartition, CaptureFixture::isMarker)).isEqualTo(1);
-          Marker marker = markers.deserialize(topic, last.value());
+          Marker marker = markers.deserialize(topic, MarkerEnvelope.unwrap(last.value()));
           assertThat(marker.getPartition()).isEqualTo(p);
           assertThat(marker.getPartitionCount()).isEqualTo(3);
           assertThat(marker.getPhase()).isEqualTo(MarkerPhase.CLOSE);

@@ -3,6 +3,7 @@ package io.cdccompare.bench.e2e;
 import io.cdccompare.core.note.Note;
 import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.Marker;
+import io.cdccompare.schemas.serde.MarkerEnvelope;
 import io.cdccompare.schemas.serde.SpecificAvroDeserializer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -143,7 +144,7 @@ final class VerdictWatch implements AutoCloseable {
     if (phase == null || !"CLOSE".equals(new String(phase.value(), StandardCharsets.UTF_8))) {
       return;
     }
-    Marker m = markers.deserialize(r.topic(), r.value());
+    Marker m = markers.deserialize(r.topic(), MarkerEnvelope.unwrap(r.value()));
     notedAt.putIfAbsent(m.getRunId() + "/" + m.getChunk(), m.getNotedAt());
   }
 

@@ -9,6 +9,7 @@ import io.cdccompare.schemas.avro.HashRecord;
 import io.cdccompare.schemas.avro.HashRecordLocation;
 import io.cdccompare.schemas.avro.Marker;
 import io.cdccompare.schemas.avro.MarkerPhase;
+import io.cdccompare.schemas.serde.MarkerEnvelope;
 import io.cdccompare.schemas.serde.SpecificAvroDeserializer;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -71,7 +72,7 @@ final class CompareFixture {
     try (SpecificAvroDeserializer<Marker> values = deserializer(Marker.class)) {
       for (ConsumerRecord<byte[], byte[]> r : capture.readAll(topic)) {
         if (CaptureFixture.isMarker(r)) {
-          Marker m = values.deserialize(topic, r.value());
+          Marker m = values.deserialize(topic, MarkerEnvelope.unwrap(r.value()));
           if (m.getTask().equals(task)) {
             out.add(new MarkerAt(r.partition(), r.offset(), m));
           }

@@ -5,6 +5,7 @@ import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.HashRecord;
 import io.cdccompare.schemas.avro.Marker;
 import io.cdccompare.schemas.registry.RegistryClientConfig;
+import io.cdccompare.schemas.serde.MarkerEnvelope;
 import io.cdccompare.schemas.serde.SpecificAvroDeserializer;
 import io.cdccompare.schemas.serde.SpecificAvroSerializer;
 import java.time.Clock;
@@ -17,6 +18,7 @@ import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsConfig;
@@ -88,7 +90,8 @@ public final class VerifyTopologyFactory {
     Map<String, TableName> sourceOfTopic = new LinkedHashMap<>();
     settings.sourceTables().forEach(t -> sourceOfTopic.put(settings.topicOf(t), t));
     Map<String, Object> registry = registryConfig(settings);
-    SpecificAvroDeserializer<Marker> markers = deserializer(registry, Marker.class);
+    Deserializer<Marker> markers =
+        MarkerEnvelope.deserializer(deserializer(registry, Marker.class));
     SpecificAvroDeserializer<HashRecord> hashRecords = deserializer(registry, HashRecord.class);
     SpecificAvroSerializer<ChunkResult> results = new SpecificAvroSerializer<>();
     results.configure(registry, false);

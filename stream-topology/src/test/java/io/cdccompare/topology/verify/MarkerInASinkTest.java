@@ -8,15 +8,16 @@ import io.cdccompare.schemas.avro.Marker;
 import io.cdccompare.schemas.avro.MarkerPhase;
 import io.cdccompare.schemas.avro.SourcePosition;
 import io.cdccompare.schemas.avro.TaskKind;
+import io.cdccompare.schemas.serde.MarkerEnvelope;
 import io.cdccompare.schemas.serde.SpecificAvroSerializer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
-import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -26,9 +27,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What a Kafka Connect sink that applies the table topics to a verify-only target makes of a marker
- * (docs/design.md, "Verify-only targets"): without a filter it fails on the marker instead of
- * writing a row, and the stock {@code HasHeaderKey} predicate on the marker header picks out
- * exactly the markers, for the stock {@code Filter} to drop.
+ * (docs/design.md, "Verify-only targets"): its {@code JsonConverter}, which runs before any
+ * transform, reads a marker as named bytes (so the stock {@code Filter} with the stock {@code
+ * HasHeaderKey} predicate on the marker header can drop it), and without the filter no sink could
+ * write it as a row.
  */
 class MarkerInASinkTest {
   private static final String TOPIC = "p.public.items";
@@ -46,19 +48,36 @@ class MarkerInASinkTest {
           .build();
 
   @Test
-  void jsonConverterRefusesAMarkersBytesLoudly() {
-    // Given the converter a JDBC sink reads the change envelopes with, with or without schemas
+  void jsonConverterReadsAMarkerAsBytesThatNoRowSinkCanWrite() {
+    // Given the converter a JDBC sink reads the change envelopes with, with schemas
     byte[] marker = markerBytes();
-    for (String schemas : new String[] {"true", "false"}) {
-      JsonConverter json = converter(schemas);
+    JsonConverter json = converter("true");
 
-      // When, Then: the Avro bytes (magic byte 0) are no JSON: the sink's task fails
-      assertThat(marker[0]).isZero();
-      assertThatThrownBy(() -> json.toConnectData(TOPIC, marker))
-          .as("schemas.enable=%s", schemas)
-          .isInstanceOf(DataException.class)
-          .hasMessageContaining("Converting byte[] to Kafka Connect data failed");
-    }
+    // When it converts a marker (Connect converts before any transform runs)
+    SchemaAndValue read = json.toConnectData(TOPIC, marker);
+
+    // Then it reads it, so the filter can drop it, but as named bytes, not a row: a sink that
+    // writes rows needs a Struct and fails on it loudly, and the bytes are the Avro marker
+    assertThat(read.schema().type()).isEqualTo(Schema.Type.BYTES);
+    assertThat(read.schema().name()).isEqualTo(MarkerEnvelope.SCHEMA_NAME);
+    assertThat(read.value()).isNotInstanceOf(Struct.class);
+    assertThat((byte[]) read.value()).isEqualTo(MarkerEnvelope.unwrap(marker));
+    assertThat(((byte[]) read.value())[0]).as("Confluent wire format's magic byte").isZero();
+
+    // And without schemas it is a map with no schema: no row either
+    SchemaAndValue schemaless = converter("false").toConnectData(TOPIC, marker);
+    assertThat(schemaless.schema()).isNull();
+    assertThat(schemaless.value()).isInstanceOf(Map.class);
+  }
+
+  @Test
+  void aMarkerValueThatIsNoEnvelopeIsRefusedNamingWhy() {
+    assertThatThrownBy(() -> MarkerEnvelope.unwrap("{\"schema\":{\"name\":\"x\"}}".getBytes()))
+        .isInstanceOf(SerializationException.class)
+        .hasMessageContaining("is not a io.cdccompare.Marker envelope");
+    assertThatThrownBy(() -> MarkerEnvelope.unwrap(new byte[] {0, 0, 0, 0, 1}))
+        .isInstanceOf(SerializationException.class)
+        .hasMessageContaining("not JSON");
   }
 
   @Test
@@ -101,7 +120,10 @@ class MarkerInASinkTest {
     }
   }
 
-  /** A CLOSE marker's value as the capture writes it: Avro, Confluent wire format. */
+  /**
+   * A CLOSE marker's value as the capture writes it: Avro in the Confluent wire format, in its JSON
+   * envelope ({@link MarkerEnvelope}).
+   */
   private static byte[] markerBytes() {
     SpecificAvroSerializer<Marker> markers = new SpecificAvroSerializer<>();
     markers.configure(Map.of("schema.registry.url", "mock://marker-in-a-sink"), false);
@@ -122,7 +144,7 @@ class MarkerInASinkTest {
             .setPartition(0)
             .setPartitionCount(1)
             .build();
-    return markers.serialize(TOPIC, marker);
+    return MarkerEnvelope.wrap(markers.serialize(TOPIC, marker));
   }
 
   private static JsonConverter converter(String schemasEnable) {

@@ -15,6 +15,7 @@ import io.cdccompare.schemas.avro.Marker;
 import io.cdccompare.schemas.avro.MarkerPhase;
 import io.cdccompare.schemas.avro.SourcePosition;
 import io.cdccompare.schemas.avro.TaskKind;
+import io.cdccompare.schemas.serde.MarkerEnvelope;
 import io.cdccompare.schemas.serde.SpecificAvroDeserializer;
 import io.cdccompare.schemas.serde.SpecificAvroSerializer;
 import io.cdccompare.verifier.apply.RecordPosition;
@@ -175,7 +176,7 @@ final class VerifyDriver implements AutoCloseable {
 
   long open(long chunk) {
     Marker marker = marker(chunk, MarkerPhase.OPEN).build();
-    return pipe(null, markers.serialize(TOPIC, marker), headers("m", "OPEN"));
+    return pipe(null, MarkerEnvelope.wrap(markers.serialize(TOPIC, marker)), headers("m", "OPEN"));
   }
 
   /**
@@ -232,7 +233,7 @@ final class VerifyDriver implements AutoCloseable {
                         .setOffset(hashOffset)
                         .build()))
             .build();
-    return pipe(null, markers.serialize(TOPIC, marker), headers("m", "CLOSE"));
+    return pipe(null, MarkerEnvelope.wrap(markers.serialize(TOPIC, marker)), headers("m", "CLOSE"));
   }
 
   /** One part of a key-list chunk's hash record of partition 0. */
@@ -295,7 +296,7 @@ final class VerifyDriver implements AutoCloseable {
             .setHashesTopic(HASHES)
             .setHashRecords(locations)
             .build();
-    return pipe(null, markers.serialize(TOPIC, marker), headers("m", "CLOSE"));
+    return pipe(null, MarkerEnvelope.wrap(markers.serialize(TOPIC, marker)), headers("m", "CLOSE"));
   }
 
   private Marker.Builder marker(long chunk, MarkerPhase phase) {
