@@ -29,6 +29,7 @@ import picocli.CommandLine.Command;
       CaptureCommand.class,
       CompareCommand.class,
       VerifyCommand.class,
+      AlertsCommand.class,
       ReportCommand.class,
       StatusCommand.class,
       CommandLine.HelpCommand.class

@@ -29,6 +29,27 @@ class CommandLineTest {
   }
 
   @Test
+  void alertsRefusesAnotherFormatOrAWebhookThatIsNoHttpUrlBeforeReadingAnything() {
+    assertThat(
+            run(
+                "alerts",
+                "-c",
+                "/nonexistent/t.properties",
+                "--webhook",
+                "http://h/x",
+                "--format",
+                "xml"))
+        .isEqualTo(ExitCode.USAGE.code());
+    assertThat(err.toString()).contains("--format must be json or slack, was 'xml'");
+    assertThat(run("alerts", "-c", "/nonexistent/t.properties", "--webhook", "ftp://h/x"))
+        .isEqualTo(ExitCode.USAGE.code());
+    assertThat(err.toString()).contains("--webhook must be an http or https URL, was ftp://h/x");
+    assertThat(run("alerts", "-c", "/nonexistent/t.properties", "--webhook", "http://h/x"))
+        .isEqualTo(ExitCode.USAGE.code());
+    assertThat(err.toString()).contains("/nonexistent/t.properties");
+  }
+
+  @Test
   void unknownCommandIsAUsageError() {
     assertThat(run("frobnicate")).isEqualTo(ExitCode.USAGE.code());
     assertThat(err.toString()).contains("'frobnicate'");
