@@ -2,6 +2,7 @@ package io.cdccompare.producer.compare;
 
 import io.cdccompare.core.compare.TableTask;
 import io.cdccompare.core.recheck.KeyList;
+import io.cdccompare.core.recheck.RecheckPlan;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.producer.compare.KeyListReader.KeyListRead;
 import io.cdccompare.producer.repair.KeyResend;
@@ -185,24 +186,19 @@ public final class RepairRun {
     Map<TableName, List<KeyList>> chunks = new LinkedHashMap<>();
     differences.forEach(
         (table, d) -> {
-          SortedSet<String> keys = d.resent();
-          if (deleteExtra) {
-            keys.addAll(d.extra());
-          }
-          List<KeyList> lists = new ArrayList<>();
-          Map<String, Set<String>> current = new LinkedHashMap<>();
-          for (String key : keys) {
-            current.put(key, Set.of(target));
-            if (current.size() == KEYS_PER_CHUNK) {
-              lists.add(new KeyList(current));
-              current = new LinkedHashMap<>();
-            }
-          }
-          if (!current.isEmpty()) {
-            lists.add(new KeyList(current));
-          }
-          if (!lists.isEmpty()) {
-            chunks.put(table, lists);
+          RecheckPlan plan =
+              RecheckPlan.of(
+                  List.of(
+                      new RecheckPlan.Verdict(
+                          target,
+                          table.toString(),
+                          d.failed(),
+                          d.missed(),
+                          deleteExtra ? d.extra() : List.of(),
+                          List.of())),
+                  RecheckPlan.What.DIFFERENCES);
+          if (!plan.isEmpty()) {
+            chunks.put(table, plan.chunks(table.toString(), KEYS_PER_CHUNK));
           }
         });
     return chunks;

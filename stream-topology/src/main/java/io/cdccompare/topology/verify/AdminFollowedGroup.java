@@ -39,20 +39,7 @@ final class AdminFollowedGroup implements FollowedGroup {
 
   /** The admin client's configuration for these settings. */
   static Map<String, Object> clientConfig(VerifierSettings settings) {
-    Map<String, Object> config = new HashMap<>();
-    settings
-        .streamsProperties()
-        .forEach(
-            (key, value) -> {
-              if (key.startsWith("admin.")) {
-                config.put(key.substring("admin.".length()), value);
-              } else if (key.startsWith("security.")
-                  || key.startsWith("sasl.")
-                  || key.startsWith("ssl.")) {
-                config.put(key, value);
-              }
-            });
-    config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
+    Map<String, Object> config = settings.clientSettings("admin.");
     config.put(AdminClientConfig.CLIENT_ID_CONFIG, settings.applicationId() + "-follow");
     return config;
   }

@@ -4,7 +4,6 @@ import io.cdccompare.core.note.Note;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -71,22 +70,9 @@ final class KafkaTopicReader implements TopicReader {
 
   /** The reader's consumer configuration for these settings. */
   static Map<String, Object> clientConfig(VerifierSettings settings) {
-    Map<String, Object> config = new HashMap<>();
-    settings
-        .streamsProperties()
-        .forEach(
-            (key, value) -> {
-              if (key.startsWith("consumer.")) {
-                config.put(key.substring("consumer.".length()), value);
-              } else if (key.startsWith("security.")
-                  || key.startsWith("sasl.")
-                  || key.startsWith("ssl.")) {
-                config.put(key, value);
-              }
-            });
+    Map<String, Object> config = settings.clientSettings("consumer.");
     config.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, FETCH_MAX_WAIT_MS);
     config.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, MAX_PARTITION_FETCH_BYTES);
-    config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
     config.put(ConsumerConfig.CLIENT_ID_CONFIG, settings.applicationId() + "-hashes");
     config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");

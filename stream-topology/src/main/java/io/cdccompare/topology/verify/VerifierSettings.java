@@ -237,6 +237,28 @@ public record VerifierSettings(
     }
   }
 
+  /**
+   * The settings of a client of the verifier's own (not one of Kafka Streams'): the {@code
+   * streams.*} keys under {@code prefix} (e.g. {@code consumer.}) with the prefix taken off, the
+   * connection's {@code security.*}, {@code sasl.*} and {@code ssl.*} keys, and the bootstrap
+   * servers.
+   */
+  public Map<String, Object> clientSettings(String prefix) {
+    Map<String, Object> config = new HashMap<>();
+    streamsProperties.forEach(
+        (key, value) -> {
+          if (key.startsWith(prefix)) {
+            config.put(key.substring(prefix.length()), value);
+          } else if (key.startsWith("security.")
+              || key.startsWith("sasl.")
+              || key.startsWith("ssl.")) {
+            config.put(key, value);
+          }
+        });
+    config.put("bootstrap.servers", bootstrapServers);
+    return config;
+  }
+
   /** True when another program applies the changes and the verifier only verifies. */
   public boolean verifyOnly() {
     return mode == TargetMode.VERIFY_ONLY;
