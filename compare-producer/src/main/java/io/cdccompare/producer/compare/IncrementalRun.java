@@ -164,7 +164,10 @@ public final class IncrementalRun {
   public Summary run() throws Exception {
     String task = config.taskName();
     String runId = CompareRun.newRunId();
-    try (Connection catalog = config.source().connect("cdc-compare-task-" + task);
+    // the catalog session is also the key-list run's scan session, the positions' session also
+    // its notes' (KeyListRun.Sessions): three log-ins for the whole run, the lock's included
+    try (Connection catalog =
+            config.source().connect("cdc-compare-scan-" + task, CompareRun.SCAN_DRIVER);
         TaskLock lock = TaskLock.of(config, false);
         TaskPositions positions =
             new TaskPositions(config.source().connect("cdc-compare-positions-" + task), task);
@@ -204,7 +207,7 @@ public final class IncrementalRun {
           ranges.stream().map(Range::table).toList(),
           fullRuns.keySet());
       Map<TableName, TableDone> done = new HashMap<>();
-      compareChanges(runId, ranges, reader, positions, done, plans, maxRecordBytes);
+      compareChanges(runId, ranges, reader, positions, catalog, done, plans, maxRecordBytes);
       compareInFull(fullRuns, positions, done);
       List<TableDone> tables =
           plans.stream().map(p -> done.get(p.task().table())).filter(d -> d != null).toList();
@@ -225,14 +228,16 @@ public final class IncrementalRun {
 
   /**
    * Reads every range's changed keys, then compares them in one key-list run on the plans already
-   * resolved and checked ({@code plans}); a table whose chunks all closed, or that had no changed
-   * key, gets its completed offsets moved to the range's end.
+   * resolved and checked ({@code plans}), reading on the {@code catalog} session and noting on the
+   * positions' session; a table whose chunks all closed, or that had no changed key, gets its
+   * completed offsets moved to the range's end.
    */
   private void compareChanges(
       String runId,
       List<Range> ranges,
       ChangedKeyReader reader,
       TaskPositions positions,
+      Connection catalog,
       Map<TableName, TableDone> done,
       List<ScanPlan> plans,
       int maxRecordBytes)
@@ -269,7 +274,8 @@ public final class IncrementalRun {
         plans.stream().filter(p -> chunks.containsKey(p.task().table())).toList();
     KeyListRun keyLists =
         new KeyListRun(config, runId, TaskKind.INCREMENTAL, chunks)
-            .prepared(compared, maxRecordBytes)
+            .prepared(
+                compared, maxRecordBytes, new KeyListRun.Sessions(catalog, positions.connection))
             .onChunkOpened(listener);
     stopPart = keyLists::stop;
     if (stopping) {

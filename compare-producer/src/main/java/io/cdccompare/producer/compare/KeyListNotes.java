@@ -6,6 +6,7 @@ import io.cdccompare.schemas.avro.TaskKind;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 
 /**
@@ -73,13 +74,14 @@ final class KeyListNotes extends TaskBookkeeping {
       String hashesTopic,
       List<HashRecordLocation> locations)
       throws SQLException {
-    try (PreparedStatement note =
-        connection.prepareStatement(
-            "UPDATE repi.validatetables SET phase = 'CLOSE', first_key = NULL, last_key = NULL,"
-                + " chunk_rows = ?, compared_rows = ?, hashes_topic = ?, hash_locations = ?,"
-                + " range_lower = NULL, range_lower_incl = NULL, range_upper = NULL,"
-                + " saved_position = NULL, noted_at = now() WHERE task = ? AND table_schema = ?"
-                + " AND table_name = ? AND run_id = ? AND chunk = ? AND phase = 'OPEN'")) {
+    try (Statement durable = connection.createStatement();
+        PreparedStatement note =
+            connection.prepareStatement(
+                "UPDATE repi.validatetables SET phase = 'CLOSE', first_key = NULL, last_key = NULL,"
+                    + " chunk_rows = ?, compared_rows = ?, hashes_topic = ?, hash_locations = ?,"
+                    + " range_lower = NULL, range_lower_incl = NULL, range_upper = NULL,"
+                    + " saved_position = NULL, noted_at = now() WHERE task = ? AND table_schema = ?"
+                    + " AND table_name = ? AND run_id = ? AND chunk = ? AND phase = 'OPEN'")) {
       int i = 1;
       note.setInt(i++, read.rows());
       note.setInt(i++, read.comparedRows());
@@ -90,6 +92,10 @@ final class KeyListNotes extends TaskBookkeeping {
       note.setString(i++, table.table());
       note.setString(i++, runId);
       note.setLong(i, chunk);
+      // this commit flushes its WAL at once, so logical decoding streams the CLOSE now rather than
+      // when the WAL writer next flushes (wal_writer_delay, 200 ms by default), which a short
+      // key-list run would wait for in full (the session's notes are asynchronous otherwise)
+      durable.execute("SET LOCAL synchronous_commit = on");
       if (note.executeUpdate() != 1) {
         throw new IllegalStateException(
             "task "

@@ -92,11 +92,32 @@ public final class KeyListRun {
    * @param maxRecordBytes the hashes topic's largest record ({@link TopicCheck#ensureHashesTopic})
    */
   KeyListRun prepared(List<ScanPlan> plans, int maxRecordBytes) {
-    this.prepared = new Prepared(List.copyOf(plans), maxRecordBytes);
+    return prepared(plans, maxRecordBytes, null);
+  }
+
+  /**
+   * As {@link #prepared(List, int)}, and the run reads and notes on its caller's source sessions
+   * instead of opening two of its own (each new session costs a log-in: SCRAM's key derivation on
+   * both sides, a few ms to tens of ms, which an incremental run of a few keys pays in full).
+   *
+   * @param sessions the caller's sessions, which the run leaves open; {@code null}: its own
+   */
+  KeyListRun prepared(List<ScanPlan> plans, int maxRecordBytes, Sessions sessions) {
+    this.prepared = new Prepared(List.copyOf(plans), maxRecordBytes, sessions);
     return underHeldLock();
   }
 
-  private record Prepared(List<ScanPlan> plans, int maxRecordBytes) {}
+  /**
+   * Source sessions a caller lends the run.
+   *
+   * @param scan a session the run reads the chunks' keys on, opened with {@link
+   *     CompareRun#SCAN_DRIVER}; the run sets it to repeatable read, autocommit off
+   * @param bookkeeping a session of the task's bookkeeping ({@link TaskBookkeeping}) the run
+   *     commits its notes on
+   */
+  record Sessions(Connection scan, Connection bookkeeping) {}
+
+  private record Prepared(List<ScanPlan> plans, int maxRecordBytes, Sessions sessions) {}
 
   /** Sets the listener told of every opened chunk; returns this run. */
   public KeyListRun onChunkOpened(ChunkListener listener) {
@@ -128,11 +149,18 @@ public final class KeyListRun {
   public Summary run() throws Exception {
     String task = config.taskName();
     List<TableTask> tasks = tasks();
-    try (Connection scan =
-            config.source().connect("cdc-compare-scan-" + task, CompareRun.SCAN_DRIVER);
+    Sessions lent = prepared != null ? prepared.sessions() : null;
+    try (Connection ownScan =
+            lent != null
+                ? null
+                : config.source().connect("cdc-compare-scan-" + task, CompareRun.SCAN_DRIVER);
         TaskLock lock = TaskLock.of(config, lockHeld);
-        KeyListNotes notes =
-            new KeyListNotes(config.source().connect("cdc-compare-notes-" + task), task)) {
+        KeyListNotes ownNotes =
+            lent != null
+                ? null
+                : new KeyListNotes(config.source().connect("cdc-compare-notes-" + task), task)) {
+      Connection scan = lent != null ? lent.scan() : ownScan;
+      KeyListNotes notes = lent != null ? new KeyListNotes(lent.bookkeeping(), task) : ownNotes;
       Prepared ready = prepared != null ? prepared : prepare(tasks, lock);
       List<ScanPlan> plans = ready.plans();
       if (prepared != null) {
@@ -181,7 +209,7 @@ public final class KeyListRun {
       if (lock != null) {
         lock.take();
       }
-      return new Prepared(plans, topics.ensureHashesTopic());
+      return new Prepared(plans, topics.ensureHashesTopic(), null);
     }
   }
 
