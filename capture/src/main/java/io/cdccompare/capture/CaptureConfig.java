@@ -102,7 +102,7 @@ public final class CaptureConfig extends ConnectionConfig {
           .define(
               POLL_MS,
               Type.LONG,
-              50L,
+              10L,
               Range.atLeast(1),
               Importance.LOW,
               "How long Debezium waits for new changes per poll; lower is lower latency.")
