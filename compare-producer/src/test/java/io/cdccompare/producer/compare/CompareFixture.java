@@ -144,7 +144,11 @@ final class CompareFixture {
             ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
             ByteArrayDeserializer.class,
             ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-            ByteArrayDeserializer.class);
+            ByteArrayDeserializer.class,
+            // the record asked for is there: a fetch sent after a poll must not sit out the
+            // default 500 ms on an idle partition before the next seek (a test reads hundreds)
+            ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
+            10);
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props);
         SpecificAvroDeserializer<HashRecord> values = deserializer(HashRecord.class)) {
       for (HashRecordLocation l : close.getHashRecords()) {
