@@ -2,10 +2,13 @@ package io.cdccompare.app;
 
 import io.cdccompare.capture.Capture;
 import io.cdccompare.capture.CaptureConfig;
+import io.cdccompare.capture.CaptureMeters;
 import io.cdccompare.operations.ExitCode;
+import io.cdccompare.operations.metrics.ProgramMetrics;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -26,10 +29,16 @@ final class CaptureCommand implements Callable<Integer> {
       description = "Capture configuration (Java properties, Kafka-style keys).")
   Path config;
 
+  @Mixin MetricsPortOption metricsPort;
+
   @Override
   public Integer call() throws Exception {
-    Capture capture = new Capture(CaptureConfig.load(config));
-    try (StopHook hook = StopHook.install("cdc-compare-capture-stop", capture::stop)) {
+    CaptureConfig loaded = CaptureConfig.load(config);
+    ProgramMetrics metrics = metricsPort.open();
+    Capture capture = new Capture(loaded, new CaptureMeters(metrics.registry()));
+    // closed in reverse order: the metrics server, then the hook
+    try (StopHook hook = StopHook.install("cdc-compare-capture-stop", capture::stop);
+        ProgramMetrics served = metrics.serve(() -> capture.failure().map(Throwable::getMessage))) {
       capture.run();
       return ExitCode.OK.code();
     }

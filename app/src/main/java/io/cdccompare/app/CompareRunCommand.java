@@ -2,8 +2,11 @@ package io.cdccompare.app;
 
 import io.cdccompare.core.recheck.RecheckPlan;
 import io.cdccompare.operations.ExitCode;
+import io.cdccompare.operations.metrics.HealthCheck;
+import io.cdccompare.operations.metrics.ProgramMetrics;
 import io.cdccompare.operations.report.RunWait;
 import io.cdccompare.producer.compare.CompareConfig;
+import io.cdccompare.producer.compare.CompareMeters;
 import io.cdccompare.producer.compare.CompareRun;
 import io.cdccompare.producer.compare.IncrementalRun;
 import io.cdccompare.schemas.avro.ChunkResult;
@@ -19,6 +22,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -79,7 +83,11 @@ final class CompareRunCommand implements Callable<Integer> {
       description = "Longest --wait waits for the targets (default ${DEFAULT-VALUE}).")
   long waitTimeoutSeconds;
 
+  @Mixin MetricsPortOption metricsPort;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  private ProgramMetrics metrics;
 
   @Override
   public Integer call() throws Exception {
@@ -93,13 +101,15 @@ final class CompareRunCommand implements Callable<Integer> {
     AtomicReference<RunWait> waiting = new AtomicReference<>();
     AtomicReference<Rechecks> rechecking = new AtomicReference<>();
     try (StopHook hook =
-        StopHook.install(
-            "cdc-compare-compare-stop",
-            () -> {
-              stopRun.get().run();
-              Optional.ofNullable(waiting.get()).ifPresent(RunWait::stop);
-              Optional.ofNullable(rechecking.get()).ifPresent(Rechecks::stop);
-            })) {
+            StopHook.install(
+                "cdc-compare-compare-stop",
+                () -> {
+                  stopRun.get().run();
+                  Optional.ofNullable(waiting.get()).ifPresent(RunWait::stop);
+                  Optional.ofNullable(rechecking.get()).ifPresent(Rechecks::stop);
+                });
+        ProgramMetrics served = metricsPort.open().serve(HealthCheck.alwaysHealthy())) {
+      metrics = served;
       Noted noted =
           runKind == TaskKind.INCREMENTAL ? incremental(task, stopRun) : full(task, stopRun);
       if (!noted.complete()) {
@@ -144,7 +154,8 @@ final class CompareRunCommand implements Callable<Integer> {
 
   /** A full run of every table, continued after its last closed chunk unless --restart. */
   private Noted full(CompareConfig task, AtomicReference<Runnable> stopRun) throws Exception {
-    CompareRun run = new CompareRun(task, restart);
+    CompareRun run =
+        new CompareRun(task, restart, new CompareMeters(metrics.registry(), task.taskName()));
     stopRun.set(run::stop);
     CompareRun.Summary summary = run.run();
     var out = spec.commandLine().getOut();

@@ -2,6 +2,7 @@ package io.cdccompare.app;
 
 import io.cdccompare.operations.ExitCode;
 import io.cdccompare.operations.config.TargetsConfig;
+import io.cdccompare.operations.metrics.ProgramMetrics;
 import io.cdccompare.operations.run.RunningVerifier;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -31,16 +32,28 @@ final class VerifyCommand implements Callable<Integer> {
       description = "The target to run (required when the file defines several).")
   String target;
 
+  @Mixin MetricsPortOption metricsPort;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() throws Exception {
     TargetsConfig targets = targetsFile.load();
     String name = targets.targetName(target);
-    RunningVerifier verifier = RunningVerifier.start(targets, name);
-    // closed in reverse order: the verifier, then the hook, which a Ctrl-C may be waiting on
+    ProgramMetrics metrics = metricsPort.open();
+    RunningVerifier verifier;
+    try {
+      verifier =
+          RunningVerifier.start(targets, name, targets.reportAggregate(), metrics.registry());
+    } catch (Exception | Error e) {
+      metrics.close();
+      throw e;
+    }
+    // closed in reverse order: the metrics server, the verifier, then the hook, which a Ctrl-C
+    // may be waiting on
     try (StopHook hook = StopHook.install("cdc-compare-verify-stop", verifier::close);
-        RunningVerifier running = verifier) {
+        RunningVerifier running = verifier;
+        ProgramMetrics served = metrics.serve(running::problem)) {
       var err = spec.commandLine().getErr();
       err.printf(
           "verifying target %s (application %s); Ctrl-C stops%n",

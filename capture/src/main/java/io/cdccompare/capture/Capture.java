@@ -17,6 +17,7 @@ import io.debezium.embedded.Connect;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import io.debezium.engine.format.ChangeEventFormat;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -51,26 +52,55 @@ public final class Capture implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Capture.class);
 
   private final CaptureConfig config;
+  private final CaptureMeters meters;
   private final TopicLayout layout;
   private final Map<TableName, EventKeyEncoder> keys = new java.util.LinkedHashMap<>();
   private final CountDownLatch started = new CountDownLatch(1);
   private final AtomicReference<DebeziumEngine<RecordChangeEvent<SourceRecord>>> engine =
       new AtomicReference<>();
   private volatile boolean stopping;
+  private volatile Throwable stoppedBy;
 
   public Capture(CaptureConfig config) {
+    this(config, CaptureMeters.none());
+  }
+
+  /** A capture that records its work in {@code meters} ({@code --metrics-port}). */
+  public Capture(CaptureConfig config, CaptureMeters meters) {
     this.config = config;
+    this.meters = meters;
     this.layout = new TopicLayout(config.topicPrefix(), config.tables(), config.topicPartitions());
   }
 
   /** Prepares the source and the topics, then streams until stopped. */
   public void run() throws Exception {
+    try {
+      stream();
+    } catch (Exception | Error e) {
+      stoppedBy = e;
+      meters.stoppedByItself();
+      throw e;
+    }
+  }
+
+  /**
+   * Why the capture stopped by itself (a {@code RESYNC_NEEDED}, a failed engine), or empty while it
+   * runs or after a requested stop. Thread-safe: {@code /health} asks it.
+   */
+  public Optional<Throwable> failure() {
+    return Optional.ofNullable(stoppedBy);
+  }
+
+  private void stream() throws Exception {
     prepare();
     if (stopping) {
       return;
     }
+    meters.tables(config.tables());
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps());
+        KafkaClientMetrics producerMetrics = new KafkaClientMetrics(producer);
         SpecificAvroSerializer<Marker> markers = new SpecificAvroSerializer<>()) {
+      producerMetrics.bindTo(meters.registry());
       markers.configure(registryProps(), false);
       JsonConverter values = new JsonConverter();
       values.configure(Map.of("schemas.enable", "true", "decimal.format", "NUMERIC"), false);
@@ -81,7 +111,8 @@ public final class Capture implements AutoCloseable {
               producer,
               values,
               MarkerEnvelope.serializer(markers),
-              CaptureNotices.topic(config.topicPrefix()));
+              CaptureNotices.topic(config.topicPrefix()),
+              meters);
       AtomicReference<Throwable> failure = new AtomicReference<>();
       DebeziumEngine<RecordChangeEvent<SourceRecord>> built =
           DebeziumEngine.create(ChangeEventFormat.of(Connect.class))

@@ -56,6 +56,7 @@ final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   private final JsonConverter notices;
   private final String noticesTopic;
   private final Serializer<Marker> markers;
+  private final CaptureMeters meters;
   private final AtomicReference<Exception> sendFailure = new AtomicReference<>();
 
   ChangeRouter(
@@ -64,8 +65,10 @@ final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEv
       Producer<byte[], byte[]> producer,
       JsonConverter values,
       Serializer<Marker> markers,
-      String noticesTopic) {
+      String noticesTopic,
+      CaptureMeters meters) {
     this.layout = layout;
+    this.meters = meters;
     this.keys = Map.copyOf(keys);
     this.producer = producer;
     this.values = values;
@@ -123,8 +126,16 @@ final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEv
       routeNote(value.getStruct("after"), position);
     } else {
       routeChange(table, record, value.getString("op"), position, resent(source));
+      meters.table(table).sent(commitMillis(source), System.currentTimeMillis());
     }
     return true;
+  }
+
+  /** The source commit time of the event's transaction ({@code source.ts_ms}), 0 if unknown. */
+  private static long commitMillis(Struct source) {
+    return source.schema().field("ts_ms") != null && source.get("ts_ms") instanceof Number n
+        ? n.longValue()
+        : 0L;
   }
 
   /** True for a row an incremental snapshot read: a re-send on request. */
@@ -178,6 +189,7 @@ final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEv
       byte[] value = markers.serialize(topic, marker);
       send(new ProducerRecord<byte[], byte[]>(topic, marker.getPartition(), null, value, headers));
     }
+    meters.table(noted).markers.increment();
     LOG.debug(
         "task={} table={} chunk={} phase={} markers={}",
         copies.get(0).getTask(),

@@ -9,6 +9,7 @@ import io.cdccompare.schemas.registry.RegistryClientConfig;
 import io.cdccompare.schemas.serde.SpecificAvroSerializer;
 import io.cdccompare.source.NoteTable;
 import io.cdccompare.source.PgCatalog;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -68,6 +69,7 @@ public final class CompareRun {
   private final boolean startOver;
   private final List<TableName> only;
   private final boolean lockHeld;
+  private final CompareMeters meters;
   private volatile boolean stopping;
   private volatile ChunkListener listener = (table, chunk) -> {};
 
@@ -84,7 +86,12 @@ public final class CompareRun {
    * @param startOver begin a new run even if the last one stopped before the end
    */
   public CompareRun(CompareConfig config, boolean startOver) {
-    this(config, startOver, null, false);
+    this(config, startOver, CompareMeters.none(config.taskName()));
+  }
+
+  /** A run that records its progress in {@code meters} ({@code --metrics-port}). */
+  public CompareRun(CompareConfig config, boolean startOver, CompareMeters meters) {
+    this(config, startOver, null, false, meters);
   }
 
   /**
@@ -95,6 +102,16 @@ public final class CompareRun {
    * @param lockHeld whether the caller holds the task's lock already (the run then takes none)
    */
   CompareRun(CompareConfig config, boolean startOver, List<TableName> only, boolean lockHeld) {
+    this(config, startOver, only, lockHeld, CompareMeters.none(config.taskName()));
+  }
+
+  private CompareRun(
+      CompareConfig config,
+      boolean startOver,
+      List<TableName> only,
+      boolean lockHeld,
+      CompareMeters meters) {
+    this.meters = meters;
     this.config = config;
     this.startOver = startOver;
     this.only = only == null ? null : List.copyOf(only);
@@ -157,12 +174,18 @@ public final class CompareRun {
       ExecutorService hashing = thread("compare-hash-" + task);
       try (VerdictFlow flow = flow(config);
           KafkaProducer<String, HashRecord> producer = producer(config, maxRecordBytes);
+          KafkaClientMetrics producerMetrics = new KafkaClientMetrics(producer);
           ChunkCloser closer =
               new ChunkCloser(
                   thread("compare-close-" + task),
-                  new HashRecordWriter(producer, config.hashesTopic(), maxRecordBytes),
+                  new HashRecordWriter(producer, config.hashesTopic(), maxRecordBytes)
+                      .recordingIn(meters),
                   closes,
                   config.hashesTopic())) {
+        producerMetrics.bindTo(meters.registry());
+        if (flow != null) {
+          flow.recordingIn(meters);
+        }
         TableCompare tables =
             new TableCompare(
                 config,
@@ -176,7 +199,8 @@ public final class CompareRun {
                     hashing,
                     closer,
                     flow,
-                    Progress.of(task, config.progress(), config.progressInterval()),
+                    Progress.of(task, config.progress(), config.progressInterval())
+                        .recordingIn(meters),
                     catalog,
                     scan,
                     offsets));

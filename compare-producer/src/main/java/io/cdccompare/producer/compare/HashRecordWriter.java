@@ -43,6 +43,15 @@ final class HashRecordWriter {
   private final Producer<String, HashRecord> producer;
   private final String topic;
   private final int maxRecordBytes;
+  private CompareMeters meters;
+
+  /**
+   * Tells {@code meters} of every record written (the hashes waiting for targets); returns this.
+   */
+  HashRecordWriter recordingIn(CompareMeters meters) {
+    this.meters = meters;
+    return this;
+  }
 
   HashRecordWriter(Producer<String, HashRecord> producer, String topic, int maxRecordBytes) {
     if (maxRecordBytes < 1024) {
@@ -122,6 +131,14 @@ final class HashRecordWriter {
     for (int i = 0; i < sent.size(); i++) {
       RecordMetadata metadata = sent.get(i).get();
       HashRecord record = records.get(i);
+      if (meters != null) {
+        meters.hashRecordWritten(
+            id.runId(),
+            id.table(),
+            id.chunk(),
+            record.getTablePartition(),
+            metadata.serializedValueSize());
+      }
       locations.add(
           HashRecordLocation.newBuilder()
               .setTablePartition(record.getTablePartition())

@@ -23,6 +23,7 @@ class Progress {
   private final long intervalNanos;
   private final PrintStream terminal;
   private final LongSupplier clock;
+  private CompareMeters meters;
 
   private TableName table;
   private long estimatedRows;
@@ -60,7 +61,16 @@ class Progress {
    * @param estimatedRows the catalog's estimate of the table's rows (0 when unknown)
    * @param rowsDone rows already read in an earlier, stopped part of this run
    */
+  /** Records the progress in {@code meters} too; returns this. */
+  Progress recordingIn(CompareMeters meters) {
+    this.meters = meters;
+    return this;
+  }
+
   void tableStarted(TableName table, long estimatedRows, long rowsDone) {
+    if (meters != null) {
+      meters.tableStarted(table, estimatedRows, rowsDone);
+    }
     this.table = table;
     this.estimatedRows = estimatedRows;
     this.startRows = rowsDone;
@@ -69,6 +79,9 @@ class Progress {
   }
 
   void chunkDone(long rowsDone, long chunksDone) {
+    if (meters != null) {
+      meters.rowsDone(table, rowsDone, false);
+    }
     long now = clock.getAsLong();
     if (mode == Mode.BAR) {
       terminal.print("\r" + line(rowsDone, chunksDone, now));
@@ -80,6 +93,9 @@ class Progress {
   }
 
   void tableDone(long rowsDone, long chunksDone) {
+    if (meters != null) {
+      meters.rowsDone(table, rowsDone, true);
+    }
     long now = clock.getAsLong();
     estimatedRows = Math.max(estimatedRows, rowsDone);
     if (mode == Mode.BAR) {

@@ -56,6 +56,7 @@ final class VerdictFlow implements AutoCloseable {
   /** Per target, when its last verdict of this task arrived (System.nanoTime()). */
   private final Map<String, Long> lastVerdict = new HashMap<>();
 
+  private volatile CompareMeters meters;
   private volatile RuntimeException failure;
   private volatile boolean closed;
 
@@ -120,6 +121,13 @@ final class VerdictFlow implements AutoCloseable {
     consumer.seekToEnd(all);
     all.forEach(consumer::position); // the end now, before the first chunk is noted
     reader.start();
+  }
+
+  /** Tells {@code meters} of every verdict of the targets waited for; returns this. */
+  VerdictFlow recordingIn(CompareMeters meters) {
+    meters.waitFor(List.copyOf(waitedFor));
+    this.meters = meters;
+    return this;
   }
 
   /** How many chunks the run may note ahead of the verdicts. */
@@ -229,6 +237,15 @@ final class VerdictFlow implements AutoCloseable {
       return;
     }
     String target = result.getTarget();
+    CompareMeters m = meters;
+    if (m != null) {
+      m.verdictPublished(
+          target,
+          result.getRunId(),
+          result.getTable(),
+          result.getChunk(),
+          result.getTablePartition());
+    }
     synchronized (this) {
       lastVerdict.put(target, System.nanoTime());
       if (waitedFor.contains(target)) {

@@ -29,7 +29,7 @@ public final class MetricNames {
           Type.COUNTER,
           "",
           TABLE,
-          "compare notes (OPEN, CLOSE) the capture sent to the table's topic");
+          "compare notes (OPEN, CLOSE) the capture sent as markers into the table's topic");
 
   /** Source commit to topic, for the last event of the table. */
   public static final Metric CAPTURE_LAG =
@@ -56,7 +56,7 @@ public final class MetricNames {
           Type.COUNTER,
           "",
           PARTITION,
-          "changes applied to the target (rate: rows/s)");
+          "changes written to the target (rate: rows/s; a replay the checkpoint skips counts again)");
 
   /** Records a verifier's apply is behind the end of a table topic's partition. */
   public static final Metric APPLY_LAG_RECORDS =
@@ -65,16 +65,16 @@ public final class MetricNames {
           Type.GAUGE,
           "",
           PARTITION,
-          "records between the apply position and the end of the partition");
+          "records between the last one the apply processed and the partition's end (every 2 s)");
 
-  /** Age of the last change applied, from its source commit. */
+  /** Age of the last record the apply processed, from its send by the capture. */
   public static final Metric APPLY_LAG_SECONDS =
       new Metric(
           "cdccompare.apply.lag",
           Type.GAUGE,
           "seconds",
           PARTITION,
-          "time from the source commit of the last applied change to its apply");
+          "age of the last record the apply processed: now minus its timestamp (the capture's send)");
 
   /** Chunks a verifier judged, per verdict state. */
   public static final Metric CHUNKS_VERIFIED =
@@ -83,7 +83,7 @@ public final class MetricNames {
           Type.COUNTER,
           "",
           List.of("task", "table", "target", "state"),
-          "chunks judged on the target, per state (VERIFIED, UNVERIFIABLE, SCHEMA_DRIFT, STALLED)");
+          "chunk verdicts decided (one per chunk and table partition), per state (VERIFIED, UNVERIFIABLE, SCHEMA_DRIFT, STALLED)");
 
   /** Rows per outcome in the verdicts a verifier published. */
   public static final Metric ROWS =
@@ -110,34 +110,34 @@ public final class MetricNames {
           Type.HISTOGRAM,
           "seconds",
           List.of("target", "table"),
-          "time from the CLOSE note's commit on the source to the verdict's publish");
+          "time from the CLOSE note's commit on the source (its notedAt) to the verdict's publish");
 
-  /** Hash records the verifier holds, waiting for their chunk's CLOSE. */
+  /** Hash records a running compare wrote that a target has not verified yet (flow control). */
   public static final Metric HASHES_WAITING =
       new Metric(
           "cdccompare.hashes.waiting",
           Type.GAUGE,
           "",
           List.of("target", "task"),
-          "hash records held until their chunk's CLOSE reaches the target");
+          "hash records a running compare wrote whose verdict the target has not published yet");
 
-  /** Bytes of the hash records the verifier holds. */
+  /** Bytes of the hash records waiting for a target. */
   public static final Metric HASHES_WAITING_BYTES =
       new Metric(
           "cdccompare.hashes.waiting.size",
           Type.GAUGE,
           "bytes",
           List.of("target", "task"),
-          "bytes of the hash records held until their chunk's CLOSE");
+          "bytes of those hash records");
 
-  /** Alerts a verifier published, per code. */
+  /** Alerts a verifier raised itself, per code. */
   public static final Metric ALERTS =
       new Metric(
           "cdccompare.alerts",
           Type.COUNTER,
           "",
           List.of("target", "code"),
-          "alerts published (DIFFERENCES, UNVERIFIABLE, SCHEMA_DRIFT, RESYNC_NEEDED, STALLED, …)");
+          "alerts the verifier raised itself, per code (UNVERIFIABLE, RESYNC_NEEDED, STALLED)");
 
   /** 1 while every partition of the verifier is processed, 0 once one stopped. */
   public static final Metric VERIFIER_HEALTHY =
@@ -146,7 +146,7 @@ public final class MetricNames {
           Type.GAUGE,
           "",
           List.of("target"),
-          "1 while the verifier runs, 0 once it stopped (a poison record, a resync needed)");
+          "1 while the verifier runs, 0 once an application stopped (a poison record, a resync needed)");
 
   /** Source rows a compare run read and hashed. */
   public static final Metric COMPARE_ROWS =
@@ -157,14 +157,14 @@ public final class MetricNames {
           List.of("task", "table"),
           "source rows read and hashed by a running compare (rate: rows/s)");
 
-  /** Share of a table's chunks a running compare has noted. */
+  /** Share of a table's estimated rows a running compare has read. */
   public static final Metric COMPARE_PROGRESS =
       new Metric(
           "cdccompare.compare.progress",
           Type.GAUGE,
           "ratio",
           List.of("task", "table"),
-          "share of the table's estimated rows that the running compare has read (0 to 1)");
+          "share of the table's estimated rows the running compare has read (0 to 1; 1 when it is done)");
 
   /** Every metric above, in the README's order. */
   public static final List<Metric> ALL =

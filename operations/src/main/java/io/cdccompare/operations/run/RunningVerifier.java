@@ -1,13 +1,19 @@
 package io.cdccompare.operations.run;
 
+import io.cdccompare.core.metrics.MetricNames;
 import io.cdccompare.operations.config.TargetsConfig;
 import io.cdccompare.source.config.KafkaProbe;
 import io.cdccompare.topology.report.ReportConfig;
 import io.cdccompare.topology.report.ReportTopics;
 import io.cdccompare.topology.report.ReportTopologyFactory;
 import io.cdccompare.topology.verify.ResultsTopic;
+import io.cdccompare.topology.verify.VerifierMeters;
 import io.cdccompare.topology.verify.VerifierSettings;
 import io.cdccompare.topology.verify.VerifyTopologyFactory;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -37,12 +43,20 @@ public final class RunningVerifier implements AutoCloseable {
   private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
   private final VerifierSettings settings;
+  private final MeterRegistry registry;
   private final List<KafkaStreams> apps = new ArrayList<>();
+  private final List<KafkaStreamsMetrics> appMetrics = new ArrayList<>();
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
   private final CountDownLatch stopped = new CountDownLatch(1);
 
-  private RunningVerifier(VerifierSettings settings) {
+  private RunningVerifier(VerifierSettings settings, MeterRegistry registry) {
     this.settings = settings;
+    this.registry = registry;
+    Gauge.builder(MetricNames.VERIFIER_HEALTHY.name(), this, v -> v.problem().isEmpty() ? 1 : 0)
+        .description(MetricNames.VERIFIER_HEALTHY.help())
+        .tag("target", settings.target())
+        .strongReference(true)
+        .register(registry);
   }
 
   /** Creates the topics, then starts the target's applications (they connect in the background). */
@@ -56,8 +70,18 @@ public final class RunningVerifier implements AutoCloseable {
    */
   public static RunningVerifier start(TargetsConfig config, String target, boolean aggregateReport)
       throws Exception {
+    return start(config, target, aggregateReport, new CompositeMeterRegistry());
+  }
+
+  /**
+   * As {@link #start(TargetsConfig, String, boolean)}, recording the verifier's work, its health
+   * and its Kafka Streams clients' metrics in {@code registry} ({@code --metrics-port}).
+   */
+  public static RunningVerifier start(
+      TargetsConfig config, String target, boolean aggregateReport, MeterRegistry registry)
+      throws Exception {
     VerifierSettings settings = config.verifierSettings(target);
-    RunningVerifier verifier = new RunningVerifier(settings);
+    RunningVerifier verifier = new RunningVerifier(settings, registry);
     requireTarget(settings);
     KafkaProbe.requireReachable(
         config.bootstrapServers(), config.withPrefix("admin."), KafkaProbe.DEFAULT_TIMEOUT);
@@ -65,7 +89,9 @@ public final class RunningVerifier implements AutoCloseable {
     Path stateDir = config.stateDir().resolve(settings.applicationId());
     Properties verify = VerifyTopologyFactory.streamsProperties(settings);
     verify.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("verify").toString());
-    verifier.add(VerifyTopologyFactory.build(settings), verify);
+    verifier.add(
+        VerifyTopologyFactory.build(settings, new VerifierMeters(registry, settings.target())),
+        verify);
     if (aggregateReport) {
       ReportConfig report = config.reportConfig();
       ReportTopics.ensure(report, config.bootstrapServers(), config.withPrefix("admin."));
@@ -107,6 +133,9 @@ public final class RunningVerifier implements AutoCloseable {
             stopped.countDown();
           }
         });
+    KafkaStreamsMetrics metrics = new KafkaStreamsMetrics(app);
+    metrics.bindTo(registry);
+    appMetrics.add(metrics);
     apps.add(app);
   }
 
@@ -158,7 +187,41 @@ public final class RunningVerifier implements AutoCloseable {
    */
   public void close(Duration timeout) {
     apps.forEach(a -> a.close(timeout));
+    appMetrics.forEach(KafkaStreamsMetrics::close);
     stopped.countDown();
+  }
+
+  /**
+   * Why this verifier is not healthy, in one line, or empty while it is: an application stopped by
+   * itself (a poison record, a resync needed: the line names them) or is no longer running. Before
+   * it runs the first time (partitions being assigned) it is healthy. Thread-safe: {@code /health}
+   * and the {@code verifier.healthy} gauge ask it.
+   */
+  public Optional<String> problem() {
+    Optional<Throwable> stoppedBy = failure();
+    if (stoppedBy.isPresent()) {
+      return Optional.of(reason(stoppedBy.get()));
+    }
+    for (KafkaStreams app : apps) {
+      KafkaStreams.State state = app.state();
+      if (state == KafkaStreams.State.ERROR
+          || state == KafkaStreams.State.PENDING_ERROR
+          || state == KafkaStreams.State.NOT_RUNNING
+          || state == KafkaStreams.State.PENDING_SHUTDOWN) {
+        return Optional.of("target " + settings.target() + ": an application is " + state);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private String reason(Throwable stoppedBy) {
+    Throwable cause = stoppedBy;
+    while (cause.getCause() != null
+        && cause.getClass().getName().startsWith("org.apache.kafka.streams")) {
+      cause = cause.getCause();
+    }
+    String reason = String.valueOf(cause.getMessage()).lines().findFirst().orElse("");
+    return "target " + settings.target() + " stopped: " + reason;
   }
 
   /**
@@ -168,14 +231,7 @@ public final class RunningVerifier implements AutoCloseable {
   public void requireHealthy() {
     Optional<Throwable> stoppedBy = failure();
     if (stoppedBy.isPresent()) {
-      Throwable cause = stoppedBy.get();
-      while (cause.getCause() != null
-          && cause.getClass().getName().startsWith("org.apache.kafka.streams")) {
-        cause = cause.getCause();
-      }
-      String reason = String.valueOf(cause.getMessage()).lines().findFirst().orElse("");
-      throw new IllegalStateException(
-          "target " + settings.target() + " stopped: " + reason, stoppedBy.get());
+      throw new IllegalStateException(reason(stoppedBy.get()), stoppedBy.get());
     }
   }
 }

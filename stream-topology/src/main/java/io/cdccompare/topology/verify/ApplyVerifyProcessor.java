@@ -17,7 +17,9 @@ import io.cdccompare.verifier.apply.MarkerVerdict;
 import io.cdccompare.verifier.apply.RecordPosition;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -74,6 +76,8 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
   private final Clock clock;
   private final StopAlerts alerts;
   private final Supplier<FollowWait> follows;
+  private final VerifierMeters meters;
+  private final Map<String, VerifierMeters.PartitionMeters> partitions = new HashMap<>();
   private final Set<String> resumed = new HashSet<>();
   private ProcessorContext<String, ChunkResult> context;
   private TargetStore store;
@@ -94,7 +98,8 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
       TopicReader reader,
       Clock clock,
       StopAlerts alerts,
-      Supplier<FollowWait> follows) {
+      Supplier<FollowWait> follows,
+      VerifierMeters meters) {
     if (settings.verifyOnly() != (follows != null)) {
       throw new IllegalArgumentException("a verify-only target, and only it, follows a group");
     }
@@ -106,6 +111,7 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
     this.clock = clock;
     this.alerts = alerts;
     this.follows = follows;
+    this.meters = meters;
   }
 
   @Override
@@ -127,6 +133,37 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
     }
     context.schedule(
         settings.applyMaxDelay(), PunctuationType.WALL_CLOCK_TIME, now -> store.applyPending());
+    context.schedule(LAG_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> measureLag());
+  }
+
+  /** How often the apply lag in records is measured against the partitions' end offsets. */
+  static final Duration LAG_INTERVAL = Duration.ofSeconds(2);
+
+  /**
+   * Sets {@code apply.lag.records} of every partition this task processed: the records between its
+   * last processed offset and the partition's end (one offset request per partition). Best effort:
+   * a failed request leaves the last value.
+   */
+  private void measureLag() {
+    for (VerifierMeters.PartitionMeters p : partitions.values()) {
+      try {
+        long end = reader.endOffset(p.topic, p.partition);
+        p.lagRecords.set(Math.max(0, end - p.position.get() - 1));
+      } catch (RuntimeException e) {
+        LOG.debug(
+            "target={} end offset of {}-{} unknown: {}",
+            settings.target(),
+            p.topic,
+            p.partition,
+            e.toString());
+      }
+    }
+  }
+
+  /** The meters of a partition, cached per processor. */
+  private VerifierMeters.PartitionMeters meters(String topic, int partition) {
+    return partitions.computeIfAbsent(
+        topic + "-" + partition, k -> meters.partition(topic, partition));
   }
 
   @Override
@@ -161,6 +198,11 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
       throw poison(at, source, e);
     }
     requireContinuity(position);
+    VerifierMeters.PartitionMeters partitionMeters = meters(at.topic(), at.partition());
+    partitionMeters.position.set(at.offset());
+    if (record.timestamp() > 0) {
+      partitionMeters.lagMillis.set(Math.max(0, clock.millis() - record.timestamp()));
+    }
     if (decoded instanceof StreamRecord.Change change) {
       openChunks.changed(at.topic(), at.partition(), change.change().key());
       if (settings.verifyOnly()) {
@@ -204,6 +246,7 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
             marker.getChunk(),
             position.partition());
     PartitionVerdict verdict;
+    Duration judged = null;
     try {
       Optional<PartitionVerdict> stored = target.storedVerdict(id);
       if (stored.isPresent()) {
@@ -219,7 +262,9 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
             id.tablePartition(),
             position);
       } else {
+        long start = System.nanoTime();
         verdict = decide(source, marker, position, timestamp, id, target);
+        judged = Duration.ofNanos(System.nanoTime() - start);
       }
     } catch (SQLException e) {
       throw new IllegalStateException(
@@ -239,6 +284,14 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
             ChunkResults.key(verdict, settings.target()),
             ChunkResults.of(marker, position.topic(), settings.target(), verdict),
             timestamp));
+    if (judged != null) {
+      Instant noted = marker.getNotedAt();
+      meters.verdict(
+          verdict,
+          source.toString(),
+          judged,
+          noted == null ? Duration.ofSeconds(-1) : Duration.between(noted, clock.instant()));
+    }
   }
 
   private PartitionVerdict decide(

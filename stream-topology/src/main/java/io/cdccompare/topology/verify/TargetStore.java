@@ -46,14 +46,16 @@ final class TargetStore implements StateStore, CachedStateStore<Object, Object> 
 
   private final String targetName;
   private final Target.Opener opener;
+  private final VerifierMeters meters;
   private final List<RowChange> changes = new ArrayList<>();
   private final List<RecordPosition> passed = new ArrayList<>();
   private Target target;
   private String taskId;
 
-  TargetStore(String targetName, Target.Opener opener) {
+  TargetStore(String targetName, Target.Opener opener, VerifierMeters meters) {
     this.targetName = targetName;
     this.opener = opener;
+    this.meters = meters;
   }
 
   @Override
@@ -116,8 +118,34 @@ final class TargetStore implements StateStore, CachedStateStore<Object, Object> 
     } catch (SQLException | RuntimeException e) {
       throw new ApplyFailedException(targetName, batch, e);
     }
+    countApplied();
     changes.clear();
     passed.clear();
+  }
+
+  /**
+   * Counts the batch's changes per table-topic partition ({@code apply.rows}): one meter look-up
+   * per run of changes of the same topic, not per change.
+   */
+  private void countApplied() {
+    String topic = null;
+    int partition = -1;
+    long count = 0;
+    for (RowChange change : changes) {
+      RecordPosition at = change.position();
+      if (at.partition() != partition || !at.topic().equals(topic)) {
+        if (count > 0) {
+          meters.partition(topic, partition).applied.increment(count);
+        }
+        topic = at.topic();
+        partition = at.partition();
+        count = 0;
+      }
+      count++;
+    }
+    if (count > 0) {
+      meters.partition(topic, partition).applied.increment(count);
+    }
   }
 
   /** Called by Streams before it commits the task's offsets: see the class comment. */

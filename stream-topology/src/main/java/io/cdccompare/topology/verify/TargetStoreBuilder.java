@@ -10,10 +10,12 @@ import org.apache.kafka.streams.state.StoreBuilder;
 final class TargetStoreBuilder implements StoreBuilder<TargetStore> {
   private final String targetName;
   private final Target.Opener opener;
+  private final VerifierMeters meters;
 
-  TargetStoreBuilder(String targetName, Target.Opener opener) {
+  TargetStoreBuilder(String targetName, Target.Opener opener, VerifierMeters meters) {
     this.targetName = targetName;
     this.opener = opener;
+    this.meters = meters;
   }
 
   @Override
@@ -38,7 +40,7 @@ final class TargetStoreBuilder implements StoreBuilder<TargetStore> {
 
   @Override
   public TargetStore build() {
-    return new TargetStore(targetName, opener);
+    return new TargetStore(targetName, opener, meters);
   }
 
   @Override

@@ -53,6 +53,11 @@ public final class VerifyTopologyFactory {
 
   /** The topology on the real target (JDBC) and hashes topic (Kafka consumer). */
   public static Topology build(VerifierSettings settings) {
+    return build(settings, VerifierMeters.none(settings.target()));
+  }
+
+  /** As {@link #build(VerifierSettings)}, recording its work in {@code meters}. */
+  public static Topology build(VerifierSettings settings, VerifierMeters meters) {
     Clock clock = Clock.systemUTC();
     return build(
         settings,
@@ -61,7 +66,8 @@ public final class VerifyTopologyFactory {
         clock,
         StopAlerts.kafka(settings, registryConfig(settings), clock),
         settings.verifyOnly() ? AdminFollowedGroup.supplier(settings) : null,
-        Ticker.system());
+        Ticker.system(),
+        meters);
   }
 
   /** The topology on a given target and topic reader (tests). */
@@ -70,13 +76,18 @@ public final class VerifyTopologyFactory {
       Target.Opener targets,
       Supplier<TopicReader> readers,
       Clock clock) {
-    return build(settings, targets, readers, clock, StopAlerts.none(), null, Ticker.system());
+    return build(
+        settings,
+        targets,
+        readers,
+        clock,
+        StopAlerts.none(),
+        null,
+        Ticker.system(),
+        VerifierMeters.none(settings.target()));
   }
 
-  /**
-   * The topology on a given target, topic reader and alerts; on a verify-only target, following the
-   * groups {@code followed} gives (null otherwise) with {@code ticker}'s time.
-   */
+  /** As below, recording nothing (topology tests). */
   static Topology build(
       VerifierSettings settings,
       Target.Opener targets,
@@ -85,6 +96,36 @@ public final class VerifyTopologyFactory {
       StopAlerts alerts,
       Supplier<FollowedGroup> followed,
       Ticker ticker) {
+    return build(
+        settings,
+        targets,
+        readers,
+        clock,
+        alerts,
+        followed,
+        ticker,
+        VerifierMeters.none(settings.target()));
+  }
+
+  /**
+   * The topology on a given target, topic reader and alerts; on a verify-only target, following the
+   * groups {@code followed} gives (null otherwise) with {@code ticker}'s time; its work recorded in
+   * {@code meters}.
+   */
+  static Topology build(
+      VerifierSettings settings,
+      Target.Opener targets,
+      Supplier<TopicReader> readers,
+      Clock clock,
+      StopAlerts alerts,
+      Supplier<FollowedGroup> followed,
+      Ticker ticker,
+      VerifierMeters meters) {
+    StopAlerts counted =
+        (code, at, table, error) -> {
+          meters.alert(code.name());
+          alerts.raise(code, at, table, error);
+        };
     Supplier<FollowWait> follows =
         settings.verifyOnly() ? follows(settings, followed, ticker) : null;
     Map<String, TableName> sourceOfTopic = new LinkedHashMap<>();
@@ -112,10 +153,11 @@ public final class VerifyTopologyFactory {
                 hashRecords,
                 readers.get(),
                 clock,
-                alerts,
-                follows),
+                counted,
+                follows,
+                meters),
         SOURCE);
-    topology.addStateStore(new TargetStoreBuilder(settings.target(), targets), PROCESSOR);
+    topology.addStateStore(new TargetStoreBuilder(settings.target(), targets, meters), PROCESSOR);
     topology.addStateStore(openChunksStore(), PROCESSOR);
     topology.addSink(SINK, settings.resultsTopic(), new StringSerializer(), results, PROCESSOR);
     return topology;
