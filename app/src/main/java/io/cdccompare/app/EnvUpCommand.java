@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -17,8 +18,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code cdc-compare env up}: starts the embedded environment, prints its connection settings and
- * runs until Ctrl-C, like a local development stack. Ctrl-C stops every server and deletes every
- * temporary directory (the environment's shutdown hook).
+ * runs until Ctrl-C or SIGTERM, like a local development stack. Either stops every server and
+ * deletes every temporary directory (the environment's shutdown hook); the JVM then exits 130 or
+ * 143.
  */
 @Command(
     name = "up",
@@ -62,24 +64,26 @@ final class EnvUpCommand implements Callable<Integer> {
     return watch(env);
   }
 
-  /** Runs until interrupted; fails (exit 1) if a server dies on its own, naming it and its log. */
+  /**
+   * Runs until the JVM ends (Ctrl-C or SIGTERM: the environment's shutdown hook stops every
+   * server); fails (exit 1) if a server dies on its own, naming it and its log.
+   */
   private int watch(EmbeddedEnvironment env) throws InterruptedException {
     while (true) {
       Thread.sleep(1000);
-      for (Component c : env.started()) {
-        EmbeddedServer server = env.server(c);
-        if (server.processes().isEmpty()) {
-          spec.commandLine()
-              .getErr()
-              .println(
-                  "cdc-compare: "
-                      + c.displayName()
-                      + " stopped unexpectedly (log: "
-                      + server.log()
-                      + ")");
-          env.close();
-          return ExitCode.FAILURE.code();
-        }
+      Optional<EmbeddedServer> stopped = env.stoppedServer();
+      if (stopped.isPresent()) {
+        EmbeddedServer server = stopped.get();
+        spec.commandLine()
+            .getErr()
+            .println(
+                "cdc-compare: "
+                    + server.component().displayName()
+                    + " stopped unexpectedly (log: "
+                    + server.log()
+                    + ")");
+        env.close();
+        return ExitCode.FAILURE.code();
       }
     }
   }

@@ -2,6 +2,7 @@ package io.cdccompare.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cdccompare.embedded.EmbeddedEnvironment;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.URI;
@@ -23,15 +24,23 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The README's run command as a user runs it: {@code cdc-compare env up} in its own process, the
- * printed settings used to connect to every server, then Ctrl-C (SIGINT) leaves nothing behind.
+ * printed settings used to connect to every server, then SIGTERM, as an operator's script or
+ * Kubernetes sends it, leaves nothing behind (SIGINT, Ctrl-C, runs the same shutdown hooks and is
+ * sent to the demo in {@link DemoIT} and to a capture in {@link StopOnSigtermIT}).
  */
 class EnvUpIT {
+  private static final Logger LOG = LoggerFactory.getLogger(EnvUpIT.class);
+
+  /** The bound within which the README says {@code env up} stops. */
+  private static final Duration STOP_BOUND = Duration.ofSeconds(15);
 
   @Test
-  void envUpPrintsWorkingSettingsAndCtrlCLeavesNothingRunning() throws Exception {
+  void envUpPrintsWorkingSettingsAndSigtermLeavesNothingRunning() throws Exception {
     // Given
     Path jar = Path.of("target", "cdc-compare.jar").toAbsolutePath();
     assertThat(jar).exists();
@@ -101,12 +110,29 @@ class EnvUpIT {
           assertThat(rs.getInt(1)).as(db).isEqualTo(42);
         }
       }
+      // And MariaDB's URL names a database of the project's own, not the mysql system database
+      try (Connection c =
+              DriverManager.getConnection(
+                  settings.get("mariadb.jdbc.url"),
+                  settings.get("mariadb.user"),
+                  settings.get("mariadb.password"));
+          Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery("SELECT DATABASE()")) {
+        rs.next();
+        assertThat(rs.getString(1)).isEqualTo(EmbeddedEnvironment.MARIADB_DATABASE);
+      }
 
-      // When: Ctrl-C
-      new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).start().waitFor();
-      assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("exited after Ctrl-C").isTrue();
+      // When: SIGTERM (Process.destroy() sends SIGTERM on Linux; destroyForcibly() SIGKILL)
+      long t0 = System.nanoTime();
+      process.destroy();
+      assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("exited after SIGTERM").isTrue();
+      Duration took = Duration.ofNanos(System.nanoTime() - t0);
 
-      // Then: no server process and no temporary directory is left
+      // Then: it ended with the JVM's code for SIGTERM within the stated bound, and no server
+      // process and no temporary directory is left
+      assertThat(process.exitValue()).isEqualTo(143);
+      assertThat(took).isLessThan(STOP_BOUND);
+      LOG.info("command=env-up stop_ms={}", took.toMillis());
       assertThat(children.size()).isGreaterThanOrEqualTo(5);
       assertThat(children).noneMatch(ProcessHandle::isAlive);
       Path envRoot = root;

@@ -10,6 +10,7 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -31,6 +32,13 @@ import org.slf4j.LoggerFactory;
 public final class EmbeddedEnvironment implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedEnvironment.class);
   static final String ROOT_PREFIX = "cdc-compare-env-";
+
+  /**
+   * The MariaDB database that {@link #connectionSettings()} points to. MariaDB's {@linkplain
+   * MariaDbServer#defaultDatabase() default} is the {@code mysql} system database, where a user's
+   * tables (a verifier's bookkeeping tables among them) must not land.
+   */
+  public static final String MARIADB_DATABASE = "cdc_compare";
 
   private final Path root;
   private final Map<Component, EmbeddedServer> servers = new EnumMap<>(Component.class);
@@ -218,9 +226,19 @@ public final class EmbeddedEnvironment implements AutoCloseable {
   }
 
   /**
+   * A started server none of whose processes is alive any more, if any: it died on its own. Empty
+   * once the environment is closed (its servers stopped on purpose): the check and {@link #close()}
+   * exclude each other, so a close running in a shutdown hook is never taken for a crash.
+   */
+  public synchronized Optional<EmbeddedServer> stoppedServer() {
+    return servers.values().stream().filter(s -> s.processes().isEmpty()).findFirst();
+  }
+
+  /**
    * Connection settings of the started components as Kafka-style keys, in a stable order: {@code
    * bootstrap.servers}, {@code schema.registry.url}, and per database {@code <name>.jdbc.url},
-   * {@code <name>.user}, {@code <name>.password}.
+   * {@code <name>.user}, {@code <name>.password}. The PostgreSQL URLs name the {@code postgres}
+   * database, the MariaDB URL {@value #MARIADB_DATABASE}, created here when missing.
    */
   public synchronized Map<String, String> connectionSettings() {
     Map<String, String> settings = new LinkedHashMap<>();
@@ -233,7 +251,11 @@ public final class EmbeddedEnvironment implements AutoCloseable {
     for (Component c :
         List.of(Component.SOURCE_POSTGRES, Component.TARGET_POSTGRES, Component.MARIADB)) {
       if (servers.get(c) instanceof JdbcServer db) {
-        settings.put(c.displayName() + ".jdbc.url", db.jdbcUrl(db.defaultDatabase()));
+        String database =
+            db instanceof MariaDbServer maria
+                ? maria.ensureDatabase(MARIADB_DATABASE)
+                : db.defaultDatabase();
+        settings.put(c.displayName() + ".jdbc.url", db.jdbcUrl(database));
         settings.put(c.displayName() + ".user", db.user());
         settings.put(c.displayName() + ".password", db.password());
       }

@@ -10,6 +10,9 @@ import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.jar.JarEntry;
@@ -34,6 +37,17 @@ public final class MariaDbServer extends LocalServer implements JdbcServer {
   @Override
   public String defaultDatabase() {
     return "mysql";
+  }
+
+  /** Creates a database unless it exists already, and returns its name. */
+  public String ensureDatabase(String name) {
+    try (Connection c = connect(defaultDatabase());
+        Statement s = c.createStatement()) {
+      s.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(name, '`'));
+      return name;
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot create database " + name + " on mariadb", e);
+    }
   }
 
   @Override

@@ -243,6 +243,33 @@ class CompareConfigTest {
   }
 
   @Test
+  void aPerTableKeyOfATableWithASpaceInItsNameNeedsTheSpaceEscapedInTheFile(@TempDir Path dir)
+      throws Exception {
+    // Given a task file over a table whose name holds a space, its key's space escaped with \
+    Map<String, String> values = base();
+    values.put("tables", "public.orders, s.\"Mixed Case\"");
+    StringBuilder text = new StringBuilder();
+    values.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
+    text.append("table.s.\"Mixed\\ Case\".chunk=500\n");
+    Path escaped = Files.writeString(dir.resolve("escaped.properties"), text);
+
+    // When it is loaded
+    List<TableTask> tables = CompareConfig.load(escaped).tables();
+
+    // Then the setting is that table's
+    assertThat(tables.get(1).table()).isEqualTo(new TableName("s", "Mixed Case"));
+    assertThat(tables.get(1).sampling().chunk()).isEqualTo(500);
+
+    // And without the escape the key ends at the space, which names no table: refused, naming it
+    Path unescaped =
+        Files.writeString(
+            dir.resolve("unescaped.properties"),
+            text.toString().replace("Mixed\\ Case\".chunk", "Mixed Case\".chunk"));
+    assertThatThrownBy(() -> CompareConfig.load(unescaped))
+        .hasMessageContaining("table.s.\"Mixed names no table");
+  }
+
+  @Test
   void fileErrorsNameTheFile(@TempDir Path dir) throws Exception {
     // Given a file with a bad per-table value and a missing file
     Path file = dir.resolve("task.properties");
