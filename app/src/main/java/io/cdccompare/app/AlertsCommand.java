@@ -4,6 +4,8 @@ import io.cdccompare.operations.ExitCode;
 import io.cdccompare.operations.alerts.AlertForwarder;
 import io.cdccompare.operations.alerts.AlertMessage;
 import io.cdccompare.operations.config.TargetsConfig;
+import io.cdccompare.operations.metrics.HealthCheck;
+import io.cdccompare.operations.metrics.ProgramMetrics;
 import io.cdccompare.topology.report.ReportConfig;
 import java.net.URI;
 import java.time.Duration;
@@ -50,6 +52,8 @@ final class AlertsCommand implements Callable<Integer> {
       description = "Consumer group whose offsets say what was sent (default <prefix>-alerts).")
   String group;
 
+  @Mixin MetricsPortOption metricsPort;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -81,7 +85,10 @@ final class AlertsCommand implements Callable<Integer> {
             message,
             Duration.ofSeconds(1),
             Duration.ofMinutes(1));
-    try (StopHook hook = StopHook.install("cdc-compare-alerts-stop", forwarder::stop)) {
+    // JVM metrics and a /health that answers 200 while the forwarder runs: a webhook that fails
+    // is retried, not a reason to restart the process
+    try (StopHook hook = StopHook.install("cdc-compare-alerts-stop", forwarder::stop);
+        ProgramMetrics served = metricsPort.open().serve(HealthCheck.alwaysHealthy())) {
       var err = spec.commandLine().getErr();
       err.printf(
           "forwarding the alerts of %s to %s (%s); Ctrl-C stops%n",

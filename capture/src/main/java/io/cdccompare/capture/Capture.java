@@ -176,10 +176,7 @@ public final class Capture implements AutoCloseable {
       Optional<Long> stored =
           TopicLayout.partitionCount(admin, config.offsetsTopic()).isPresent()
               ? StoredOffsets.lastLsn(
-                  config.bootstrapServers(),
-                  config.offsetsTopic(),
-                  config.engineName(),
-                  config.topicPrefix())
+                  adminProps(), config.offsetsTopic(), config.engineName(), config.topicPrefix())
               : Optional.empty();
       try {
         ResyncCheck.verify(stored, catalog.slot(config.slotName()), config.slotName());

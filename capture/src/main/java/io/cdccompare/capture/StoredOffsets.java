@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,18 +26,15 @@ final class StoredOffsets {
 
   private StoredOffsets() {}
 
-  /** The highest LSN of the last stored offset of this engine, if any. */
-  static Optional<Long> lastLsn(String bootstrap, String topic, String engine, String server) {
-    Map<String, Object> props =
-        Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            bootstrap,
-            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-            false,
-            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
-            ByteArrayDeserializer.class,
-            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-            ByteArrayDeserializer.class);
+  /**
+   * The highest LSN of the last stored offset of this engine, if any.
+   *
+   * @param clientSettings the capture's Kafka client settings ({@code bootstrap.servers} and the
+   *     {@code admin.*} ones: security and the like); those a consumer does not know are left out
+   */
+  static Optional<Long> lastLsn(
+      Map<String, Object> clientSettings, String topic, String engine, String server) {
+    Map<String, Object> props = consumerProps(clientSettings);
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
       List<TopicPartition> partitions =
           consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
@@ -58,6 +56,17 @@ final class StoredOffsets {
       }
       return last;
     }
+  }
+
+  /** The reading consumer's settings: the client settings a consumer knows, no group, bytes. */
+  static Map<String, Object> consumerProps(Map<String, Object> clientSettings) {
+    Map<String, Object> props = new HashMap<>(clientSettings);
+    props.keySet().retainAll(ConsumerConfig.configNames());
+    props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+    props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+    return props;
   }
 
   private static boolean caughtUp(KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> end) {

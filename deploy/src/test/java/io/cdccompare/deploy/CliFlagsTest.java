@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cdccompare.app.CdcCompare;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -21,14 +20,6 @@ import picocli.CommandLine.ParseResult;
  * {@code -c} file is one the pod mounts.
  */
 class CliFlagsTest {
-  /**
-   * Flags that issue 18 §1 adds to these commands in parallel with the manifests, tolerated (taken
-   * out before parsing) only while the command line does not have them yet. Once a command has the
-   * flag, its value is parsed like any other.
-   */
-  static final Map<String, List<String>> PENDING =
-      Map.of("--metrics-port", List.of("capture", "verify", "run"));
-
   @ParameterizedTest
   @MethodSource("io.cdccompare.deploy.Rendered#all")
   void everyContainerCommandParses(Rendered rendered) {
@@ -59,16 +50,6 @@ class CliFlagsTest {
         .hasMessageContaining("--targett");
   }
 
-  @Test
-  void aPendingFlagIsToleratedOnlyOnItsCommands() {
-    // Given --metrics-port on a command issue 18 does not give it to
-    List<String> args =
-        List.of("alerts", "-c", "t.properties", "--webhook", "http://h", "--metrics-port", "9404");
-
-    // Then it is refused like any unknown flag
-    assertThatThrownBy(() -> parse(args)).isInstanceOf(CommandLine.ParameterException.class);
-  }
-
   static List<String> args(JsonNode container) {
     assertThat(container.has("command"))
         .as("containers use the image's entry point (the cdc-compare jar): args only")
@@ -78,36 +59,9 @@ class CliFlagsTest {
     return args;
   }
 
-  /** Parses against the real command line, leaving out a pending flag its command lacks. */
+  /** Parses against the real command line. */
   static ParseResult parse(List<String> args) {
-    CommandLine cli = new CommandLine(new CdcCompare());
-    List<String> effective = new ArrayList<>(args);
-    PENDING.forEach(
-        (flag, commands) -> {
-          int at = effective.indexOf(flag);
-          if (at < 0) {
-            return;
-          }
-          CommandLine command = commandOf(cli, effective);
-          boolean known = command.getCommandSpec().findOption(flag) != null;
-          if (!known && commands.contains(command.getCommandName())) {
-            effective.remove(at + 1);
-            effective.remove(at);
-          }
-        });
-    return cli.parseArgs(effective.toArray(String[]::new));
-  }
-
-  private static CommandLine commandOf(CommandLine cli, List<String> args) {
-    CommandLine current = cli;
-    for (String a : args) {
-      CommandLine sub = current.getSubcommands().get(a);
-      if (sub == null) {
-        break;
-      }
-      current = sub;
-    }
-    return current;
+    return new CommandLine(new CdcCompare()).parseArgs(args.toArray(String[]::new));
   }
 
   private static ParseResult leaf(ParseResult parsed) {
