@@ -184,7 +184,8 @@ final class CompareRunCommand implements Callable<Integer> {
   /** An incremental run: the changed keys of each table, or a full run of a table seen first. */
   private Noted incremental(CompareConfig task, AtomicReference<Runnable> stopRun)
       throws Exception {
-    IncrementalRun run = new IncrementalRun(task);
+    IncrementalRun run =
+        new IncrementalRun(task, new CompareMeters(metrics.registry(), task.taskName()));
     stopRun.set(run::stop);
     IncrementalRun.Summary summary = run.run();
     var out = spec.commandLine().getOut();

@@ -100,12 +100,9 @@ public final class CompareRun {
    *
    * @param only the tables to compare, in the task's order; null for all
    * @param lockHeld whether the caller holds the task's lock already (the run then takes none)
+   * @param meters where its progress is recorded
    */
-  CompareRun(CompareConfig config, boolean startOver, List<TableName> only, boolean lockHeld) {
-    this(config, startOver, only, lockHeld, CompareMeters.none(config.taskName()));
-  }
-
-  private CompareRun(
+  CompareRun(
       CompareConfig config,
       boolean startOver,
       List<TableName> only,

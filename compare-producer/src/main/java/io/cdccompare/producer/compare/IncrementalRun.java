@@ -51,6 +51,7 @@ public final class IncrementalRun {
   public static final int MAX_CHUNK_KEYS = 10_000;
 
   private final CompareConfig config;
+  private final CompareMeters meters;
   private volatile boolean stopping;
   private volatile Runnable stopPart = () -> {};
   private volatile ChunkListener listener = (table, chunk) -> {};
@@ -135,7 +136,17 @@ public final class IncrementalRun {
    * @param config the task file
    */
   public IncrementalRun(CompareConfig config) {
+    this(config, CompareMeters.none(config.taskName()));
+  }
+
+  /**
+   * @param config the task file
+   * @param meters where its progress is recorded ({@code --metrics-port}): the changed keys read as
+   *     rows, and the full runs' rows
+   */
+  public IncrementalRun(CompareConfig config, CompareMeters meters) {
     this.config = config;
+    this.meters = meters;
   }
 
   /** Sets the listener told of every opened chunk; returns this run. */
@@ -274,6 +285,7 @@ public final class IncrementalRun {
         plans.stream().filter(p -> chunks.containsKey(p.task().table())).toList();
     KeyListRun keyLists =
         new KeyListRun(config, runId, TaskKind.INCREMENTAL, chunks)
+            .recordingIn(meters)
             .prepared(
                 compared, maxRecordBytes, new KeyListRun.Sessions(catalog, positions.connection))
             .onChunkOpened(listener);
@@ -311,7 +323,8 @@ public final class IncrementalRun {
       return;
     }
     CompareRun full =
-        new CompareRun(config, false, List.copyOf(fullRuns.keySet()), true).onChunkOpened(listener);
+        new CompareRun(config, false, List.copyOf(fullRuns.keySet()), true, meters)
+            .onChunkOpened(listener);
     stopPart = full::stop;
     if (stopping) {
       full.stop();

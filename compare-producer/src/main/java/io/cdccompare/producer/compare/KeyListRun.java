@@ -47,6 +47,7 @@ public final class KeyListRun {
   private final Map<TableName, List<KeyList>> chunks;
   private volatile boolean stopping;
   private volatile ChunkListener listener = (table, chunk) -> {};
+  private CompareMeters meters;
   private boolean lockHeld;
   private Prepared prepared;
 
@@ -77,6 +78,7 @@ public final class KeyListRun {
       throw new IllegalArgumentException("a key-list run needs a run id");
     }
     this.config = config;
+    this.meters = CompareMeters.none(config.taskName());
     this.runId = runId;
     this.kind = kind;
     this.chunks = new LinkedHashMap<>();
@@ -118,6 +120,15 @@ public final class KeyListRun {
   record Sessions(Connection scan, Connection bookkeeping) {}
 
   private record Prepared(List<ScanPlan> plans, int maxRecordBytes, Sessions sessions) {}
+
+  /**
+   * Records the run's progress in {@code meters}: each table's keys as its rows, counted as its
+   * chunks close. Returns this run.
+   */
+  public KeyListRun recordingIn(CompareMeters meters) {
+    this.meters = meters;
+    return this;
+  }
 
   /** Sets the listener told of every opened chunk; returns this run. */
   public KeyListRun onChunkOpened(ChunkListener listener) {
@@ -265,7 +276,9 @@ public final class KeyListRun {
     long keys = 0;
     long present = 0;
     long absent = 0;
-    for (KeyList list : chunks.get(table)) {
+    List<KeyList> lists = chunks.get(table);
+    meters.tableStarted(table, lists.stream().mapToLong(KeyList::size).sum(), 0);
+    for (KeyList list : lists) {
       if (stopping) {
         break;
       }
@@ -286,6 +299,7 @@ public final class KeyListRun {
       keys += list.size();
       present += read.read().comparedRows();
       absent += read.absentKeys().size();
+      meters.rowsDone(table, keys, chunk == lists.size());
     }
     LOG.info(
         "task={} table={} run={} kind={} {} chunks={} keys={} present={} absent={}",

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.cdccompare.capture.CaptureFixture;
+import io.cdccompare.core.metrics.MetricNames;
 import io.cdccompare.core.stream.ErrorCode;
 import io.cdccompare.core.stream.KeyPartitioner;
 import io.cdccompare.core.stream.TopicOffsets;
@@ -18,6 +19,7 @@ import io.cdccompare.schemas.avro.HashRecord;
 import io.cdccompare.schemas.avro.Marker;
 import io.cdccompare.schemas.avro.TaskKind;
 import io.cdccompare.source.TopicLayout;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -124,10 +126,27 @@ class IncrementalRunIT {
     incremental.put(CompareConfig.TASK_KIND, "incremental");
     CompareConfig config = CompareConfig.of(incremental);
     assertThat(config.kind()).isEqualTo(TaskKind.INCREMENTAL);
-    IncrementalRun.Summary summary = new IncrementalRun(config).run();
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    IncrementalRun.Summary summary =
+        new IncrementalRun(config, new CompareMeters(registry, "incr")).run();
 
     // Then it compared the 8 changed keys, 4 on the source and 4 deleted, not the table
     assertThat(summary.complete()).isTrue();
+    // and its meters counted those 8 keys as the rows it read, the table done
+    assertThat(
+            registry
+                .get(MetricNames.COMPARE_ROWS.name())
+                .tags("task", "incr", "table", "public.orders")
+                .counter()
+                .count())
+        .isEqualTo(8.0);
+    assertThat(
+            registry
+                .get(MetricNames.COMPARE_PROGRESS.name())
+                .tags("task", "incr", "table", "public.orders")
+                .gauge()
+                .value())
+        .isEqualTo(1.0);
     assertThat(summary.tables())
         .containsExactly(
             new IncrementalRun.TableDone(
