@@ -31,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * a MariaDB target {@code maria}), under a live load on the source all along: differences injected
  * on maria are re-sent through the stream and proved fixed, pg stays in sync, and the keys the load
  * keeps updating while they are repaired end equal to the source (no older row overwrites a newer
- * change).
+ * change); and before the repair, on the same pipeline, every kind of bad input is refused before
+ * anything changes (one pipeline for both: a second would cost a minute of the test run).
  */
 @WithEmbedded({
   Component.KAFKA,
@@ -99,6 +100,10 @@ class CompareRepairIT {
         assertThat(mariaRow(maria, p.mariaDb(), 5)).isEqualTo("changed");
         assertThat(mariaRow(maria, p.mariaDb(), 5000)).isEqualTo("extra");
 
+        // And a repair whose input is wrong is refused, naming what is wrong, before anything
+        // changes
+        assertRefusedBeforeAnythingChanges(p, run);
+
         // When the repair runs while the load keeps updating two of the repaired keys
         int repaired;
         try (Load hot = new Load(f, "UPDATE items SET n = n + 1 WHERE id = ", 5, 6)) {
@@ -153,72 +158,58 @@ class CompareRepairIT {
     }
   }
 
-  @Test
-  void aRepairIsRefusedBeforeAnythingChangesWhenItsInputIsWrong(
-      EmbeddedEnvironment env, @TempDir Path dir) throws Exception {
-    ComparePipeline p = ComparePipeline.create(env, dir, "refuse", Map.of("chunk", "500"));
-    CaptureFixture f = p.source();
+  /**
+   * Bad input, each refused with exit 2 (or 1) and a line naming it, before anything is sent: an
+   * unknown target, table or run, a target without differences, a verifier that is not running, a
+   * task another process holds. Run on the pipeline of task "repair" after its full run {@code run}
+   * found differences on maria only.
+   */
+  private void assertRefusedBeforeAnythingChanges(ComparePipeline p, String run) throws Exception {
     String task = p.taskFile().toString();
-    try (CaptureFixture.Running capture = f.start("public.items");
-        RunningVerifier pgVerifier = p.verifier("pg", true);
-        RunningVerifier mariaVerifier = p.verifier("maria", false);
-        Load load = new Load(f, "UPDATE items SET n = n + 1 WHERE id <> 3 AND id = ")) {
-      f.sql("INSERT INTO items SELECT g, 'item ' || g, g FROM generate_series(1, " + ROWS + ") g");
-      ComparePipeline.awaitRows(p.mariaServer(), p.mariaDb(), ROWS);
-      ComparePipeline.awaitRows(p.pgServer(), p.pgDb(), ROWS);
-      ComparePipeline.sql(
-          p.mariaServer(), p.mariaDb(), "UPDATE items SET name = 'changed' WHERE id = 3");
-      assertThat(cli.run("compare", "run", "-c", task, "--wait", "--wait-timeout", "180"))
-          .as(cli.out() + cli.err())
-          .isIn(ExitCode.DIFFERENCES.code());
-      String run = ComparePipeline.fullRunId(p.taskFile(), "refuse");
+    // An unknown target, table or run, or a target without differences: exit 2, named
+    assertThat(cli.run("compare", "repair", "-c", task, "--target", "nope"))
+        .isEqualTo(ExitCode.USAGE.code());
+    assertThat(cli.err()).contains("--target nope is not one of the targets of task repair");
+    assertThat(cli.run("compare", "repair", "-c", task, "--target", "maria", "--table", "public.x"))
+        .isEqualTo(ExitCode.USAGE.code());
+    assertThat(cli.err()).contains("--table public.x is not one of the tables of task repair");
+    assertThat(cli.run("compare", "repair", "-c", task, "--target", "maria", "--run", "r-none"))
+        .isEqualTo(ExitCode.USAGE.code());
+    assertThat(cli.err()).contains("run r-none of task repair has no verdict");
+    assertThat(cli.run("compare", "repair", "-c", task, "--target", "pg"))
+        .isEqualTo(ExitCode.USAGE.code());
+    assertThat(cli.err())
+        .contains("run " + run + " has no failed or missed key on target pg: nothing to repair");
 
-      // An unknown target, table or run, or a target without differences: exit 2, named
-      assertThat(cli.run("compare", "repair", "-c", task, "--target", "nope"))
-          .isEqualTo(ExitCode.USAGE.code());
-      assertThat(cli.err()).contains("--target nope is not one of the targets of task refuse");
-      assertThat(
-              cli.run("compare", "repair", "-c", task, "--target", "maria", "--table", "public.x"))
-          .isEqualTo(ExitCode.USAGE.code());
-      assertThat(cli.err()).contains("--table public.x is not one of the tables of task refuse");
-      assertThat(cli.run("compare", "repair", "-c", task, "--target", "maria", "--run", "r-none"))
-          .isEqualTo(ExitCode.USAGE.code());
-      assertThat(cli.err()).contains("run r-none of task refuse has no verdict");
-      assertThat(cli.run("compare", "repair", "-c", task, "--target", "pg"))
-          .isEqualTo(ExitCode.USAGE.code());
-      assertThat(cli.err())
-          .contains("run " + run + " has no failed or missed key on target pg: nothing to repair");
+    // A verifier that is not running: exit 1 naming its group, nothing sent
+    assertThat(
+            cli.run(
+                "compare",
+                "repair",
+                "-c",
+                task,
+                "--target",
+                "maria",
+                "--verifier-group",
+                "cdc-compare-verify-stopped"))
+        .isEqualTo(ExitCode.FAILURE.code());
+    assertThat(cli.err())
+        .contains("the verifier of target maria is not running")
+        .contains("cdc-compare-verify-stopped");
 
-      // A verifier that is not running: exit 1 naming its group, nothing sent
-      assertThat(
-              cli.run(
-                  "compare",
-                  "repair",
-                  "-c",
-                  task,
-                  "--target",
-                  "maria",
-                  "--verifier-group",
-                  "cdc-compare-verify-stopped"))
+    // A repair while another process holds the task: refused, naming that process
+    try (Connection other = p.source().connect();
+        Statement s = other.createStatement()) {
+      s.execute("SET application_name = 'the-first-repair'");
+      s.execute("SELECT pg_advisory_lock(hashtextextended('cdc-compare task repair', 0))");
+      assertThat(cli.run("compare", "repair", "-c", task, "--target", "maria"))
           .isEqualTo(ExitCode.FAILURE.code());
       assertThat(cli.err())
-          .contains("the verifier of target maria is not running")
-          .contains("cdc-compare-verify-stopped");
-
-      // A repair while another process holds the task: refused, naming that process
-      try (Connection other = f.connect();
-          Statement s = other.createStatement()) {
-        s.execute("SET application_name = 'the-first-repair'");
-        s.execute("SELECT pg_advisory_lock(hashtextextended('cdc-compare task refuse', 0))");
-        assertThat(cli.run("compare", "repair", "-c", task, "--target", "maria"))
-            .isEqualTo(ExitCode.FAILURE.code());
-        assertThat(cli.err())
-            .contains("task refuse is already running in another process")
-            .contains("the-first-repair");
-      }
-      assertThat(ComparePipeline.results(p.taskFile(), run + ".repair1")).isEmpty();
-      assertThat(mariaRow(p.mariaServer(), p.mariaDb(), 3)).isEqualTo("changed");
+          .contains("task repair is already running in another process")
+          .contains("the-first-repair");
     }
+    assertThat(ComparePipeline.results(p.taskFile(), run + ".repair1")).isEmpty();
+    assertThat(mariaRow(p.mariaServer(), p.mariaDb(), 5)).isEqualTo("changed");
   }
 
   private static String mariaRow(JdbcServer server, String database, int id) throws SQLException {
