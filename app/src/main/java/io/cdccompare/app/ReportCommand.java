@@ -8,13 +8,13 @@ import io.cdccompare.operations.page.ReportView;
 import io.cdccompare.operations.report.ReportJson;
 import io.cdccompare.operations.report.ReportTable;
 import io.cdccompare.topology.report.ReportReader;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -36,7 +36,13 @@ import picocli.CommandLine.Option;
             + " missed / extra rows; exit 0 in sync, 3 differences, 4 unverifiable or resync"
             + " needed, 5 not every noted chunk verified yet or a table compared nothing.")
 final class ReportCommand implements Callable<Integer> {
-  @Mixin TargetsFileOption targetsFile;
+  // not the TargetsFileOption mixin: a required option here would be required before the
+  // subcommands (report explain -c …) too
+  @Option(
+      names = {"-c", "--config"},
+      paramLabel = "FILE",
+      description = "Targets file (required).")
+  Path config;
 
   @Option(
       names = "--task",
@@ -98,7 +104,11 @@ final class ReportCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--explain must be 0 or more, was " + explain);
     }
-    TargetsConfig targets = targetsFile.load();
+    if (config == null) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "Missing required option: '--config=FILE'");
+    }
+    TargetsConfig targets = TargetsConfig.load(config);
     Duration timeout = Duration.ofSeconds(timeoutSeconds);
     ReportReader reader =
         new ReportReader(

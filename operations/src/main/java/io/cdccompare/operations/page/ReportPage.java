@@ -85,6 +85,8 @@ public final class ReportPage {
   private String page() {
     out.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">");
     out.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
+    // no favicon request: the page asks nothing of any server
+    out.append("<link rel=\"icon\" href=\"data:,\">");
     out.append("<title>cdc-compare report ").append(esc(data.topicPrefix())).append("</title>");
     out.append("<style>").append(CSS).append("</style></head>\n");
     out.append("<body data-refresh=\"").append(data.refreshSeconds()).append("\">\n");
