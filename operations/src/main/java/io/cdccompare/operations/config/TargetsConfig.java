@@ -47,6 +47,7 @@ public final class TargetsConfig extends ConnectionConfig {
   public static final String REPORT_AGGREGATE = "report.aggregate";
   public static final String SLOT_NAME = "slot.name";
   public static final String STATE_DIR = "state.dir";
+  public static final String EXPLAIN_MASK = "explain.mask";
 
   static final String TARGET_PREFIX = "target.";
   static final String STREAMS_PREFIX = "streams.";
@@ -148,7 +149,14 @@ public final class TargetsConfig extends ConnectionConfig {
               Type.STRING,
               null,
               Importance.LOW,
-              "Kafka Streams state directory (default <tmp>/cdc-compare-streams).");
+              "Kafka Streams state directory (default <tmp>/cdc-compare-streams).")
+          .define(
+              EXPLAIN_MASK,
+              Type.LIST,
+              List.of(),
+              Importance.MEDIUM,
+              "Columns that report explain and the report page show as a hash only, never as"
+                  + " their value (source or target column names, any table, case ignored).");
 
   private final Map<String, TargetSection> targets;
 
@@ -264,6 +272,17 @@ public final class TargetsConfig extends ConnectionConfig {
     return ConnectionSettings.hasSource(values)
         ? Optional.of(ConnectionSettings.source(values))
         : Optional.empty();
+  }
+
+  /** The columns shown as a hash only ({@link #EXPLAIN_MASK}), lower case. */
+  public Set<String> explainMask() {
+    Set<String> mask = new java.util.TreeSet<>();
+    for (String column : values.getList(EXPLAIN_MASK)) {
+      if (!column.isBlank()) {
+        mask.add(column.strip().toLowerCase(java.util.Locale.ROOT));
+      }
+    }
+    return mask;
   }
 
   /** The capture's replication slot. */

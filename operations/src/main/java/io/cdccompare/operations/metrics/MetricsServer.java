@@ -1,16 +1,12 @@
 package io.cdccompare.operations.metrics;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import io.cdccompare.operations.http.HttpEndpoint;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,15 +19,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class MetricsServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MetricsServer.class);
-  private static final String TEXT = "text/plain; charset=utf-8";
   private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
 
-  private final HttpServer server;
-  private final ExecutorService executor;
+  private final HttpEndpoint endpoint;
 
-  private MetricsServer(HttpServer server, ExecutorService executor) {
-    this.server = server;
-    this.executor = executor;
+  private MetricsServer(HttpEndpoint endpoint) {
+    this.endpoint = endpoint;
   }
 
   /**
@@ -41,63 +34,37 @@ public final class MetricsServer implements AutoCloseable {
    */
   public static MetricsServer start(
       int port, PrometheusMeterRegistry registry, HealthCheck health) {
-    HttpServer server;
-    try {
-      server = HttpServer.create(new InetSocketAddress(port), 16);
-    } catch (IOException e) {
-      throw new UncheckedIOException("metrics port " + port + " cannot be bound: " + e, e);
-    }
-    ExecutorService executor =
-        Executors.newSingleThreadExecutor(
-            r -> {
-              Thread t = new Thread(r, "cdc-compare-metrics");
-              t.setDaemon(true);
-              return t;
-            });
-    server.setExecutor(executor);
-    server.createContext(
-        "/metrics", exchange -> respond(exchange, 200, registry.scrape(), PROMETHEUS_TEXT));
-    server.createContext(
-        "/health",
-        exchange -> {
-          Optional<String> problem = health.problem();
-          if (problem.isEmpty()) {
-            respond(exchange, 200, "ok\n", TEXT);
-          } else {
-            respond(exchange, 503, problem.get().lines().findFirst().orElse("") + "\n", TEXT);
-          }
-        });
-    server.start();
-    MetricsServer started = new MetricsServer(server, executor);
+    HttpEndpoint endpoint =
+        HttpEndpoint.start(
+            new InetSocketAddress(port),
+            "metrics port",
+            "cdc-compare-metrics",
+            Map.of(
+                "/metrics",
+                () ->
+                    new HttpEndpoint.Response(
+                        200, PROMETHEUS_TEXT, registry.scrape().getBytes(StandardCharsets.UTF_8)),
+                "/health",
+                () -> {
+                  Optional<String> problem = health.problem();
+                  return problem.isEmpty()
+                      ? HttpEndpoint.Response.text(200, "ok\n")
+                      : HttpEndpoint.Response.text(
+                          503, problem.get().lines().findFirst().orElse("") + "\n");
+                }));
+    MetricsServer started = new MetricsServer(endpoint);
     LOG.info("metrics on port {}: /metrics and /health", started.port());
     return started;
   }
 
-  private static void respond(HttpExchange exchange, int status, String body, String contentType)
-      throws IOException {
-    try (exchange) {
-      if (!"GET".equals(exchange.getRequestMethod())) {
-        exchange.sendResponseHeaders(405, -1);
-        return;
-      }
-      byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().set("Content-Type", contentType);
-      exchange.sendResponseHeaders(status, bytes.length);
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(bytes);
-      }
-    }
-  }
-
   /** The port it listens on. */
   public int port() {
-    return server.getAddress().getPort();
+    return endpoint.port();
   }
 
   /** Stops serving at once (a scrape in progress is cut). */
   @Override
   public void close() {
-    server.stop(0);
-    executor.shutdownNow();
+    endpoint.close();
   }
 }

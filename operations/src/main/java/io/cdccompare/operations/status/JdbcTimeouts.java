@@ -8,10 +8,10 @@ import java.util.Properties;
  * gives an error instead of a hang. Settings already in the URL take precedence (both drivers let
  * URL parameters override properties).
  */
-final class JdbcTimeouts {
+public final class JdbcTimeouts {
   private JdbcTimeouts() {}
 
-  static Properties properties(String jdbcUrl, Duration timeout) {
+  public static Properties properties(String jdbcUrl, Duration timeout) {
     Properties props = new Properties();
     long seconds = Math.max(1, timeout.toSeconds());
     if (jdbcUrl.startsWith("jdbc:postgresql:")) {
@@ -28,7 +28,7 @@ final class JdbcTimeouts {
   }
 
   /** The URL without parameters, as shown to the user (parameters may hold credentials). */
-  static String display(String jdbcUrl) {
+  public static String display(String jdbcUrl) {
     return jdbcUrl.split("\\?")[0];
   }
 }

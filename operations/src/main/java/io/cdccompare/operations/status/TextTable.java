@@ -7,7 +7,7 @@ import java.util.List;
  * Rows of cells printed in aligned columns, two spaces apart: text left-aligned, numbers (columns
  * declared numeric) right-aligned. No trailing blanks. Not thread-safe.
  */
-final class TextTable {
+public final class TextTable {
   private final String indent;
   private final boolean[] numeric;
   private final List<String[]> rows = new ArrayList<>();
@@ -16,7 +16,7 @@ final class TextTable {
    * @param header the column names; a name ending in {@code >} is a numeric column (the {@code >}
    *     is not printed)
    */
-  TextTable(String indent, String... header) {
+  public TextTable(String indent, String... header) {
     this.indent = indent;
     this.numeric = new boolean[header.length];
     String[] names = new String[header.length];
@@ -27,7 +27,7 @@ final class TextTable {
     rows.add(names);
   }
 
-  TextTable row(String... cells) {
+  public TextTable row(String... cells) {
     if (cells.length != numeric.length) {
       throw new IllegalArgumentException(
           "a row has " + numeric.length + " cells, was " + cells.length);
@@ -36,7 +36,7 @@ final class TextTable {
     return this;
   }
 
-  List<String> lines() {
+  public List<String> lines() {
     int[] width = new int[numeric.length];
     for (String[] row : rows) {
       for (int i = 0; i < row.length; i++) {

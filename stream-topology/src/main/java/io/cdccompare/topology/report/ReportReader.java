@@ -1,6 +1,7 @@
 package io.cdccompare.topology.report;
 
 import io.cdccompare.schemas.avro.ChunkResult;
+import io.cdccompare.schemas.avro.HashRecord;
 import io.cdccompare.schemas.avro.ReportEntry;
 import io.cdccompare.schemas.serde.SpecificAvroDeserializer;
 import java.time.Duration;
@@ -124,6 +125,28 @@ public final class ReportReader {
         (key, result) -> {
           if (result != null && wanted.test(result)) {
             out.add(result);
+          }
+        });
+    return out;
+  }
+
+  /**
+   * Every hash record the hashes topic still holds that {@code wanted} accepts, in topic order,
+   * those a later tombstone removes included (a tombstone deletes a record only when the log is
+   * compacted): what {@code report explain} compares a row's current hash with.
+   *
+   * @throws TimeoutException naming the topic and the bootstrap servers when it cannot be read
+   *     within the timeout
+   * @throws MissingTopicException when the hashes topic does not exist
+   */
+  public List<HashRecord> hashes(Predicate<HashRecord> wanted) {
+    List<HashRecord> out = new ArrayList<>();
+    read(
+        config.hashesTopic(),
+        HashRecord.class,
+        (key, record) -> {
+          if (record != null && wanted.test(record)) {
+            out.add(record);
           }
         });
     return out;

@@ -116,6 +116,19 @@ public final class JdbcRowHasher {
     return hasher.digest(values);
   }
 
+  /**
+   * Each column's canonical text after its functions ({@link RowHasher#columnText}), in plan order,
+   * {@code null} for NULL: what {@link #digest(Object[])} joins and hashes, column by column, for
+   * explaining a difference (never logged: it holds data).
+   */
+  public List<String> columnTexts(Object[] values) {
+    List<String> texts = new ArrayList<>(values.length);
+    for (int i = 0; i < values.length; i++) {
+      texts.add(hasher.columnText(i, values[i]));
+    }
+    return texts;
+  }
+
   /** The canonical text of the current row, for diagnostics (never logged: it holds data). */
   public String canonicalText(ResultSet row) throws SQLException {
     return hasher.canonicalText(read(row));
