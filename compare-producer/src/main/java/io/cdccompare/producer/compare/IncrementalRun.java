@@ -176,12 +176,20 @@ public final class IncrementalRun {
     String task = config.taskName();
     String runId = CompareRun.newRunId();
     // the catalog session is also the key-list run's scan session, the positions' session also
-    // its notes' (KeyListRun.Sessions): three log-ins for the whole run, the lock's included
-    try (Connection catalog =
-            config.source().connect("cdc-compare-scan-" + task, CompareRun.SCAN_DRIVER);
-        TaskLock lock = TaskLock.of(config, false);
-        TaskPositions positions =
-            new TaskPositions(config.source().connect("cdc-compare-positions-" + task), task);
+    // its notes' (KeyListRun.Sessions): three log-ins for the whole run, the lock's included, made
+    // at once
+    List<Connection> sessions =
+        SourceSessions.openTogether(
+            List.of(
+                () -> config.source().connect("cdc-compare-scan-" + task, CompareRun.SCAN_DRIVER),
+                () -> config.source().connect(TaskLock.application(config)),
+                () -> config.source().connect("cdc-compare-positions-" + task)));
+    // each session is closed once more by its owner below: closing a closed session does nothing
+    try (Connection catalog = sessions.get(0);
+        Connection lockSession = sessions.get(1);
+        Connection positionsSession = sessions.get(2);
+        TaskLock lock = new TaskLock(lockSession, task);
+        TaskPositions positions = new TaskPositions(positionsSession, task);
         TableTopicOffsets offsets = new TableTopicOffsets(config)) {
       List<ScanPlan> plans = CompareRun.resolve(config, catalog, config.tables());
       int maxRecordBytes;

@@ -19,7 +19,12 @@ final class TaskLock implements AutoCloseable {
    * already ({@code held}: an incremental run's parts).
    */
   static TaskLock of(CompareConfig config, boolean held) throws SQLException {
-    return held ? null : named(config, "cdc-compare-lock-" + config.taskName());
+    return held ? null : named(config, application(config));
+  }
+
+  /** The application name of the session that holds a task's lock (what a refusal names). */
+  static String application(CompareConfig config) {
+    return "cdc-compare-lock-" + config.taskName();
   }
 
   /**
