@@ -63,6 +63,7 @@ public final class SoakRun {
   private final AtomicInteger comparesComplete = new AtomicInteger();
   private final AtomicLong loadTransactions = new AtomicLong();
   private final AtomicLong loadErrors = new AtomicLong();
+  private final List<Fault> deck = new ArrayList<>();
   private final Map<String, ChildVerifier> verifiers = new ConcurrentHashMap<>();
   private final Map<String, Long> lastStart = new ConcurrentHashMap<>();
   private EmbeddedEnvironment env;
@@ -428,7 +429,8 @@ public final class SoakRun {
     long nextFault = start + options.faultEvery().toMillis();
     int injected = 0;
     int[] frozen = new int[TABLES.size()];
-    while (System.currentTimeMillis() < end) {
+    // at least the chaos time, and until every fault kind happened once
+    while (System.currentTimeMillis() < end || faults.size() < Fault.values().length) {
       long now = System.currentTimeMillis();
       long nextInjection =
           k == 0 ? Long.MAX_VALUE : start + (long) ((injected + 0.5) * (end - start) / k);
@@ -475,7 +477,11 @@ public final class SoakRun {
   }
 
   private void fault() throws Exception {
-    Fault kind = Fault.values()[random.nextInt(Fault.values().length)];
+    if (deck.isEmpty()) { // every kind once per round, in a seeded order
+      deck.addAll(List.of(Fault.values()));
+      java.util.Collections.shuffle(deck, random);
+    }
+    Fault kind = deck.remove(0);
     long start = System.currentTimeMillis();
     String detail;
     switch (kind) {
