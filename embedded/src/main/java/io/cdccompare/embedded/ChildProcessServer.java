@@ -27,6 +27,26 @@ abstract class ChildProcessServer extends LocalServer {
     }
   }
 
+  /**
+   * Freezes the server's processes with SIGSTOP: its port stays open, connections stay up, nothing
+   * answers (a server that is up but unreachable, for fault tests). {@link #resume()} undoes it.
+   */
+  public void pause() {
+    signalAll("STOP");
+  }
+
+  /** Lets a {@linkplain #pause() paused} server run again (SIGCONT). */
+  public void resume() {
+    signalAll("CONT");
+  }
+
+  private void signalAll(String signal) {
+    ChildProcess p = process;
+    if (p != null) {
+      p.handles().forEach(h -> ChildProcess.signal(h.pid(), signal));
+    }
+  }
+
   /** Stops the process with {@code signal}, killing it after {@code grace}; then it is closed. */
   protected void stop(String signal, Duration grace) {
     ChildProcess p = process;

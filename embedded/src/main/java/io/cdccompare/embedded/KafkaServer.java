@@ -39,7 +39,9 @@ public final class KafkaServer extends ChildProcessServer {
       Files.createDirectories(dir);
       refuseTakenPort();
       Path config = writeConfig();
-      format(config);
+      if (!Files.exists(dir.resolve("data").resolve("meta.properties"))) {
+        format(config); // not on a restart: the data directory keeps its cluster id
+      }
       process =
           ChildProcess.start(
               "kafka",
@@ -168,8 +170,23 @@ public final class KafkaServer extends ChildProcessServer {
     }
   }
 
+  /**
+   * Stops the broker as an operator does (SIGTERM, a controlled shutdown), keeping its data
+   * directory: {@link #start()} or {@link #restart()} brings the same topics, offsets and
+   * transactions back on the same port.
+   */
+  public void stopKeepingData() {
+    stop("TERM", Duration.ofSeconds(15));
+  }
+
+  /** Stops the broker keeping its data, then starts it again on the same data and port. */
+  public void restart() {
+    stopKeepingData();
+    start();
+  }
+
   @Override
   public void close() {
-    stop("TERM", Duration.ofSeconds(15));
+    stopKeepingData();
   }
 }

@@ -188,6 +188,24 @@ public final class MariaDbServer extends LocalServer implements JdbcServer {
         .toList();
   }
 
+  /**
+   * Stops the server and starts it again on the same data directory and port, as a database restart
+   * by its operator: clients see their connections broken; committed data survives.
+   */
+  public void restart() {
+    DB running = db;
+    if (running == null) {
+      throw new IllegalStateException(component().displayName() + " is not running");
+    }
+    try {
+      running.stop();
+      awaitExit(processes());
+      running.start();
+    } catch (ManagedProcessException e) {
+      throw new ComponentStartException(component(), log, firstLine(e.getMessage()), e);
+    }
+  }
+
   @Override
   public void close() {
     DB running = db;

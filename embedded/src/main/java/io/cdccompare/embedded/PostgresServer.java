@@ -47,11 +47,13 @@ public final class PostgresServer extends ChildProcessServer implements JdbcServ
     try {
       Files.createDirectories(dir);
       BinaryCache.openForAll(dir);
-      Files.writeString(log, "");
       refuseTakenPort();
       Path bin = binaries().resolve("bin");
-      initdb(bin);
-      ServerUser.own(dir);
+      if (!Files.exists(dataDirectory().resolve("PG_VERSION"))) {
+        Files.writeString(log, "");
+        initdb(bin);
+        ServerUser.own(dir);
+      }
       List<String> command =
           new ArrayList<>(
               List.of(
@@ -165,6 +167,16 @@ public final class PostgresServer extends ChildProcessServer implements JdbcServ
             return "PostgreSQL " + BINARIES_VERSION + " binaries";
           }
         });
+  }
+
+  /**
+   * Stops the server (a fast shutdown: open sessions are ended) and starts it again on the same
+   * data directory and port, as a database restart by its operator. Clients see their connections
+   * broken and must reconnect; replication slots and committed data survive.
+   */
+  public void restart() {
+    close();
+    start();
   }
 
   @Override

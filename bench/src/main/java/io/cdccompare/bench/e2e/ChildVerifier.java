@@ -151,6 +151,24 @@ public final class ChildVerifier implements AutoCloseable {
     }
   }
 
+  /**
+   * Kills the verifier's JVM at once ({@code kill -9}), as a crash would; waits until it is gone.
+   */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor(30, TimeUnit.SECONDS);
+  }
+
+  /** The file its standard error goes to. */
+  public Path log() {
+    return log;
+  }
+
+  /** Whether the verifier's JVM still runs. */
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
   /** Starts a new heap window in the child. */
   public void resetHeap() throws IOException {
     send("reset");

@@ -85,10 +85,12 @@ final class KafkaTopicReader implements TopicReader {
   /**
    * What is known of one partition from the fetches since its last seek: every record in offsets
    * {@code [from, next)}, in order (offsets without a record, such as transaction markers, are
-   * simply absent). Records before the last request are dropped.
+   * simply absent). Records before the last request are dropped, and {@code from} moves up to it:
+   * an earlier offset is no longer covered and seeks (answering it with a later kept record would
+   * name that record as the one asked for).
    */
   private static final class Ahead {
-    final long from;
+    long from;
     long next;
     final ArrayDeque<ConsumerRecord<byte[], byte[]>> records = new ArrayDeque<>();
 
@@ -106,6 +108,7 @@ final class KafkaTopicReader implements TopicReader {
       while (!records.isEmpty() && records.peekFirst().offset() < offset) {
         records.pollFirst();
       }
+      from = Math.max(from, offset);
       return Optional.ofNullable(records.peekFirst());
     }
   }

@@ -112,4 +112,20 @@ class KafkaTopicReaderIT {
       assertThat(pastEnd).isEmpty();
     }
   }
+
+  @Test
+  void anOffsetBetweenTheFirstReadAndALaterReadIsReadAgainNotAnsweredWithALaterRecord() {
+    try (KafkaTopicReader reader = new KafkaTopicReader(KafkaTopicReader.clientConfig(settings))) {
+      // Given a reader that read offset 20 of partition 0, then 25 from what that fetch brought
+      assertThat(reader.firstFrom(topic, 0, 20, WAIT).map(ConsumerRecord::offset)).hasValue(20L);
+      assertThat(reader.firstFrom(topic, 0, 25, WAIT).map(ConsumerRecord::offset)).hasValue(25L);
+
+      // When offset 22 is asked for (a CLOSE marker of another table processed later)
+      Optional<ConsumerRecord<byte[], byte[]>> between = reader.firstFrom(topic, 0, 22, WAIT);
+
+      // Then it is record 22, not the next record kept (25): that was "the hash record is gone"
+      assertThat(between).get().satisfies(r -> assertThat(r.offset()).isEqualTo(22L));
+      assertThat(between.get().value()).isEqualTo(value(0, 22));
+    }
+  }
 }
