@@ -173,6 +173,11 @@ class StopOnSigtermIT {
     await().atMost(Duration.ofSeconds(10)).until(() -> !slotActive(source, slot));
     // And the verifier's group committed exactly what it applied: a restart applies nothing twice
     assertThat(committed(env, app, table)).isEqualTo(nextToApply(p, app, table)).isEqualTo(end);
+    // and the verifier left its group as it stopped, so the next one gets its partitions at once,
+    // not after the group's session timeout (45 s)
+    await("the stopped verifier's members leave group " + app)
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> members(env, app) == 0);
     // And the forwarder ended by its own stop, not past the alert the webhook never took
     assertThat(Files.readString(logs.resolve("alerts-1.log")))
         .contains("stopped after sending 1 alerts");
@@ -383,6 +388,19 @@ class StopOnSigtermIT {
                   e -> e.getValue().offset(),
                   (a, b) -> a,
                   TreeMap::new));
+    }
+  }
+
+  /** The members a consumer group has now. */
+  private static int members(EmbeddedEnvironment env, String group) throws Exception {
+    try (Admin admin = admin(env)) {
+      return admin
+          .describeConsumerGroups(List.of(group))
+          .describedGroups()
+          .get(group)
+          .get()
+          .members()
+          .size();
     }
   }
 

@@ -27,6 +27,7 @@ import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -183,10 +184,18 @@ public final class RunningVerifier implements AutoCloseable {
 
   /**
    * Closes every application, waiting at most {@code timeout} for each (a broker that is gone
-   * already would make a close wait for its whole timeout).
+   * already would make a close wait for its whole timeout). Each leaves its consumer group as it
+   * closes: Kafka Streams stays in it by default, and the verifier started next (a restart, a
+   * rolling update) would wait for the group's session timeout, 45 s by default, before it gets the
+   * partitions (found by the soak, docs/faults.md).
    */
   public void close(Duration timeout) {
-    apps.forEach(a -> a.close(timeout));
+    apps.forEach(
+        a ->
+            a.close(
+                CloseOptions.groupMembershipOperation(
+                        CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                    .withTimeout(timeout)));
     appMetrics.forEach(KafkaStreamsMetrics::close);
     stopped.countDown();
   }
