@@ -14,7 +14,9 @@ import io.cdccompare.operations.status.PartitionStatus;
 import io.cdccompare.operations.status.StatusReport;
 import io.cdccompare.operations.status.TargetStatus;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -48,11 +50,16 @@ public final class ReportPage {
   /** Tables whose details are open when the page loads, at most. */
   static final int OPEN_TABLES = 20;
 
-  /** Runs of a task in its history chart, the latest ones. */
-  static final int HISTORY_RUNS = 40;
-
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final DateTimeFormatter TIME =
+
+  /**
+   * The page's style and script (resources beside this class), inlined into every page, which loads
+   * nothing; the script's {@code %d} is the keys per page.
+   */
+  private static final String CSS = resource("report-page.css");
+
+  private static final String JS = resource("report-page.js").formatted(PAGE);
+  static final DateTimeFormatter TIME =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'", Locale.ROOT)
           .withZone(ZoneOffset.UTC);
 
@@ -111,7 +118,7 @@ public final class ReportPage {
         .append("<a href=\"#lag\">lag</a> <a href=\"#tables\">tables</a></nav></header>\n");
     Map<TableId, Map<String, ReportRow>> tables = tables();
     grid(tables);
-    history();
+    HistorySection.write(out, data.history());
     lag();
     details(tables);
     out.append("<script>").append(JS).append("</script>\n</body></html>\n");
@@ -206,117 +213,6 @@ public final class ReportPage {
       out.append(" <small>").append(different).append("</small>");
     }
     out.append("</td>");
-  }
-
-  private void history() {
-    out.append("<section id=\"history\"><h2>Run history</h2>\n");
-    List<String> tasks = data.history().tasks();
-    if (tasks.isEmpty()) {
-      out.append("<p>The results topic holds no run yet.</p>");
-    }
-    for (String task : tasks) {
-      List<RunHistory.Run> runs = data.history().runs(task);
-      int omitted = Math.max(0, runs.size() - HISTORY_RUNS);
-      runs = runs.subList(omitted, runs.size());
-      out.append("<h3>task ").append(esc(task)).append("</h3>");
-      chart(runs);
-      out.append("<table class=\"runs\"><thead><tr><th>run</th><th>kind</th><th>first verdict</th>")
-          .append("<th>matched</th><th>different</th><th>in flight</th></tr></thead><tbody>");
-      for (int i = runs.size() - 1; i >= 0; i--) {
-        RunHistory.Run run = runs.get(i);
-        out.append("<tr><td>")
-            .append(esc(run.runId()))
-            .append("</td><td>")
-            .append(esc(run.kind()))
-            .append("</td><td>")
-            .append(TIME.format(run.first()))
-            .append("</td><td class=\"n\">")
-            .append(run.matched())
-            .append("</td><td class=\"n")
-            .append(run.different() > 0 ? " bad" : "")
-            .append("\">")
-            .append(run.different())
-            .append("</td><td class=\"n\">")
-            .append(run.inFlight())
-            .append("</td></tr>");
-      }
-      out.append("</tbody></table>");
-      if (omitted > 0) {
-        out.append("<p class=\"muted\">").append(omitted).append(" older runs not shown</p>");
-      }
-    }
-    out.append("</section>\n");
-  }
-
-  /** Bars per run, oldest left: matched, different and in-flight rows, on a log scale. */
-  private void chart(List<RunHistory.Run> runs) {
-    int height = 140;
-    int group = 24;
-    int width = Math.max(200, runs.size() * group + 40);
-    long max = 1;
-    for (RunHistory.Run run : runs) {
-      max = Math.max(max, Math.max(run.matched(), Math.max(run.different(), run.inFlight())));
-    }
-    double scale = Math.log10(max + 1.0);
-    out.append("<svg class=\"chart\" role=\"img\" aria-label=\"runs over time\" width=\"")
-        .append(width)
-        .append("\" height=\"")
-        .append(height + 20)
-        .append("\" viewBox=\"0 0 ")
-        .append(width)
-        .append(' ')
-        .append(height + 20)
-        .append("\">");
-    out.append("<line x1=\"30\" y1=\"")
-        .append(height)
-        .append("\" x2=\"")
-        .append(width)
-        .append("\" y2=\"")
-        .append(height)
-        .append("\" class=\"axis\"/>");
-    out.append("<text x=\"0\" y=\"12\" class=\"lbl\">")
-        .append(max)
-        .append("</text><text x=\"0\" y=\"")
-        .append(height)
-        .append("\" class=\"lbl\">0</text>");
-    for (int i = 0; i < runs.size(); i++) {
-      RunHistory.Run run = runs.get(i);
-      int x = 34 + i * group;
-      long[] values = {run.matched(), run.different(), run.inFlight()};
-      String[] classes = {"b-m", "b-d", "b-f"};
-      for (int k = 0; k < 3; k++) {
-        int h = (int) Math.round(Math.log10(values[k] + 1.0) / scale * (height - 14));
-        out.append("<rect class=\"")
-            .append(classes[k])
-            .append("\" x=\"")
-            .append(x + k * 6)
-            .append("\" y=\"")
-            .append(height - h)
-            .append("\" width=\"6\" height=\"")
-            .append(h)
-            .append("\"><title>")
-            .append(esc(run.runId()))
-            .append(" (")
-            .append(TIME.format(run.first()))
-            .append("): matched ")
-            .append(run.matched())
-            .append(", different ")
-            .append(run.different())
-            .append(", in flight ")
-            .append(run.inFlight())
-            .append("</title></rect>");
-      }
-      out.append("<text x=\"")
-          .append(x)
-          .append("\" y=\"")
-          .append(height + 14)
-          .append("\" class=\"lbl\">")
-          .append(i + 1)
-          .append("</text>");
-    }
-    out.append("</svg><p class=\"legend\"><span class=\"k b-m\"></span> matched ")
-        .append("<span class=\"k b-d\"></span> different <span class=\"k b-f\"></span> in flight")
-        .append(" · rows per run, log scale, oldest left</p>");
   }
 
   private void lag() {
@@ -590,6 +486,17 @@ public final class ReportPage {
     }
   }
 
+  private static String resource(String name) {
+    try (InputStream in = ReportPage.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException("report page resource " + name + " is missing");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   static String esc(String text) {
     if (text == null) {
       return "";
@@ -619,81 +526,4 @@ public final class ReportPage {
     }
     return b == null ? text : b.toString();
   }
-
-  private static final String CSS =
-      """
-      body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 1.5em 2em;color:#1d1d1f}
-      header{border-bottom:1px solid #ddd;margin-bottom:1em}h1{font-size:1.5em;margin:.6em 0 .2em}
-      .prefix{color:#555;font-weight:normal}nav a{margin-right:1em}
-      h2{font-size:1.2em;margin-top:1.6em}h3{font-size:1em;margin:1em 0 .4em}h4{margin:.6em 0 .3em;font-size:.95em}
-      table{border-collapse:collapse;margin:.3em 0}th,td{border:1px solid #ddd;padding:2px 8px;text-align:left}
-      th{background:#f4f4f6}td.n{text-align:right;font-variant-numeric:tabular-nums}
-      .muted{color:#6b6b70}.bad{color:#b00020;font-weight:600}.warn{color:#8a5a00;font-weight:600}
-      .s-IN_SYNC{background:#c8e6c9}.s-DIFFERENCES{background:#ffcdd2}.s-IN_PROGRESS,.s-INCOMPLETE{background:#fff3c4}
-      .s-UNVERIFIABLE{background:#e1bee7}.s-RESYNC_NEEDED{background:#ef9a9a}.s-NOTHING_COMPARED{background:#ffe0b2}
-      .s-NO_RESULTS{background:#eceff1;color:#555}
-      .badge{display:inline-block;padding:0 6px;border-radius:3px;font-size:.85em}
-      tr.total td{font-weight:600}
-      svg .axis{stroke:#999}svg .lbl{font-size:10px;fill:#555}
-      .b-m{fill:#43a047;background:#43a047}.b-d{fill:#e53935;background:#e53935}.b-f{fill:#f9a825;background:#f9a825}
-      .legend .k{display:inline-block;width:10px;height:10px;margin:0 2px 0 8px}
-      .c-MATCHED{fill:#43a047}.c-DIFFERENCES{fill:#e53935}.c-IN_FLIGHT{fill:#f9a825}.c-PENDING{fill:#b0bec5}
-      .c-UNVERIFIABLE{fill:#8e24aa}
-      details.table{border:1px solid #ddd;border-radius:4px;margin:.4em 0;padding:.2em .6em}
-      summary{cursor:pointer}.target{margin-left:1em}
-      .keys ul{columns:4 12em;margin:.2em 0;padding-left:1.4em;font-family:ui-monospace,monospace}
-      .keys p{margin:.3em 0}.explain{margin:.4em 0 .8em;padding-left:.6em;border-left:3px solid #e53935}
-      .explain tr.differs td{background:#ffebee;font-weight:600}code{white-space:pre-wrap;word-break:break-all}
-      """;
-
-  private static final String JS =
-      """
-      (function(){
-        'use strict';
-        var PAGE=%d;
-        function pagers(root){
-          root.querySelectorAll('.keys[data-keys]').forEach(function(box){
-            var keys=null,page=0;
-            function show(p){
-              if(keys===null){keys=JSON.parse(box.dataset.keys);}
-              page=Math.max(0,Math.min(Math.ceil(keys.length/PAGE)-1,p));
-              var ul=box.querySelector('ul'),frag=document.createDocumentFragment();
-              var end=Math.min(keys.length,(page+1)*PAGE);
-              for(var i=page*PAGE;i<end;i++){var li=document.createElement('li');li.textContent=keys[i];frag.appendChild(li);}
-              ul.textContent='';ul.appendChild(frag);
-              box.querySelector('.pos').textContent=(page*PAGE+1)+'\\u2013'+end+' of '+keys.length;
-            }
-            box.querySelector('.prev').addEventListener('click',function(){show(page-1);});
-            box.querySelector('.next').addEventListener('click',function(){show(page+1);});
-          });
-        }
-        pagers(document);
-        document.querySelectorAll('details.table').forEach(function(d){
-          var lazy=d.querySelector('script.lazy');
-          if(!lazy){return;}
-          d.addEventListener('toggle',function once(){
-            d.removeEventListener('toggle',once);
-            var body=document.createElement('div');
-            body.innerHTML=lazy.textContent;
-            d.appendChild(body);
-            pagers(body);
-          });
-        });
-        function openHash(){
-          var d=location.hash&&document.getElementById(location.hash.substring(1));
-          if(d&&d.tagName==='DETAILS'){d.open=true;}
-        }
-        window.addEventListener('hashchange',openHash);
-        openHash();
-        var refresh=parseInt(document.body.dataset.refresh,10);
-        if(refresh>0){
-          var tick=function(){
-            var pause=document.getElementById('pause');
-            if(pause&&pause.checked){setTimeout(tick,refresh*1000);}else{location.reload();}
-          };
-          setTimeout(tick,refresh*1000);
-        }
-      })();
-      """
-          .formatted(PAGE);
 }
