@@ -185,6 +185,12 @@ final class VerifyDriver implements AutoCloseable {
    */
   long close(long chunk, String firstKey, String lastKey, Map<String, byte[]> hashes) {
     long at = hashOffset++;
+    reader.put(HASHES, 0, at, hashRecord(chunk, firstKey, lastKey, hashes));
+    return closeMarker(chunk, firstKey, lastKey, at);
+  }
+
+  /** Chunk {@code chunk}'s hash record of partition 0, serialized as the producer writes it. */
+  byte[] hashRecord(long chunk, String firstKey, String lastKey, Map<String, byte[]> hashes) {
     List<String> keys = new ArrayList<>(hashes.keySet());
     List<byte[]> values = new ArrayList<>();
     keys.forEach(k -> values.add(hashes.get(k)));
@@ -205,8 +211,14 @@ final class VerifyDriver implements AutoCloseable {
             .setKeys(keys)
             .setHashes(ChunkHashes.pack(values, 16))
             .build();
-    reader.put(HASHES, 0, at, hashRecords.serialize(HASHES, record));
-    return closeMarker(chunk, firstKey, lastKey, at);
+    return hashRecords.serialize(HASHES, record);
+  }
+
+  /** Puts {@code bytes} on the hashes topic at its next offset; returns the offset. */
+  long putHashBytes(byte[] bytes) {
+    long at = hashOffset++;
+    reader.put(HASHES, 0, at, bytes);
+    return at;
   }
 
   /**

@@ -281,6 +281,29 @@ class VerifyTopologyTest {
   }
 
   @Test
+  void aTruncatedHashRecordMakesTheChunkUnverifiableNamingItsPlace() throws Exception {
+    try (VerifyDriver d = new VerifyDriver()) {
+      // Given chunk 0's hash record cut to half its bytes on the hashes topic (a broken writer,
+      // a disk fault)
+      byte[] whole = d.hashRecord(0, "1", "3", Map.of("1", md5("1,a"), "3", md5("3,c")));
+      long at = d.putHashBytes(java.util.Arrays.copyOf(whole, whole.length / 2));
+
+      // When its CLOSE points at it
+      d.open(0);
+      d.closeMarker(0, "1", "3", at);
+
+      // Then the chunk is UNVERIFIABLE, naming the record's place and that it cannot be read, and
+      // no row was compared or judged different
+      ChunkResult result = d.results().get(0);
+      assertThat(result.getState()).isEqualTo(ChunkState.UNVERIFIABLE);
+      assertThat(result.getError())
+          .contains("the hash record at " + VerifyDriver.HASHES + "-0@" + at + " cannot be read");
+      assertThat(result.getCounts().getFailed()).isZero();
+      assertThat(d.target.checks).isEmpty();
+    }
+  }
+
+  @Test
   void aHashRecordOfAnotherChunkIsNotUsed() throws Exception {
     try (VerifyDriver d = new VerifyDriver()) {
       // Given chunk 0's hash record at offset 0 of the hashes topic
