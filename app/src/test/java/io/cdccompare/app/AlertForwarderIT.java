@@ -170,7 +170,8 @@ class AlertForwarderIT {
     }
   }
 
-  private static void send(EmbeddedEnvironment env, String topic, String key, Alert alert)
+  /** Writes {@code alert} under {@code key} to {@code topic}, as the verifiers do. */
+  static void send(EmbeddedEnvironment env, String topic, String key, Alert alert)
       throws Exception {
     try (SpecificAvroSerializer<Alert> values = new SpecificAvroSerializer<>();
         KafkaProducer<String, byte[]> producer =

@@ -10,7 +10,6 @@ import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.WithEmbedded;
 import io.cdccompare.schemas.avro.Alert;
 import io.cdccompare.schemas.avro.AlertCode;
-import io.cdccompare.schemas.serde.SpecificAvroSerializer;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -37,12 +36,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -125,8 +119,10 @@ class StopOnSigtermIT {
     try (Admin admin = admin(env)) {
       admin.createTopics(List.of(new NewTopic(alerts, 1, (short) 1))).all().get();
     }
-    send(env, alerts, "t/b/public.items", alert(AlertCode.DIFFERENCES, "3 rows differ"));
-    send(env, alerts, "t/b/public.orders", alert(AlertCode.UNVERIFIABLE, "a lost hash"));
+    AlertForwarderIT.send(
+        env, alerts, "t/b/public.items", alert(AlertCode.DIFFERENCES, "3 rows differ"));
+    AlertForwarderIT.send(
+        env, alerts, "t/b/public.orders", alert(AlertCode.UNVERIFIABLE, "a lost hash"));
     Map<String, String> captureSettings = new HashMap<>(source.captureConfig("public.items"));
     captureSettings.put("snapshot", "initial");
     String captureFile =
@@ -424,19 +420,6 @@ class StopOnSigtermIT {
   private static Admin admin(EmbeddedEnvironment env) {
     return Admin.create(
         Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, env.kafka().bootstrapServers()));
-  }
-
-  private static void send(EmbeddedEnvironment env, String topic, String key, Alert alert)
-      throws Exception {
-    try (SpecificAvroSerializer<Alert> values = new SpecificAvroSerializer<>();
-        KafkaProducer<String, byte[]> producer =
-            new KafkaProducer<>(
-                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, env.kafka().bootstrapServers()),
-                new StringSerializer(),
-                new ByteArraySerializer())) {
-      values.configure(Map.of("schema.registry.url", env.registry().confluentApiUrl()), false);
-      producer.send(new ProducerRecord<>(topic, key, values.serialize(topic, alert))).get();
-    }
   }
 
   private static Alert alert(AlertCode code, String message) {
