@@ -7,6 +7,7 @@ import io.cdccompare.topology.report.ReportConfig;
 import io.cdccompare.topology.report.ReportTopics;
 import io.cdccompare.topology.report.ReportTopologyFactory;
 import io.cdccompare.topology.verify.ResultsTopic;
+import io.cdccompare.topology.verify.StreamThreads;
 import io.cdccompare.topology.verify.VerifierMeters;
 import io.cdccompare.topology.verify.VerifierSettings;
 import io.cdccompare.topology.verify.VerifyTopologyFactory;
@@ -32,6 +33,8 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One target's verifier as a running process part: its apply+verify Kafka Streams application and,
@@ -41,6 +44,7 @@ import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThr
  * Thread-safe.
  */
 public final class RunningVerifier implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RunningVerifier.class);
   private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
   private final VerifierSettings settings;
@@ -90,6 +94,8 @@ public final class RunningVerifier implements AutoCloseable {
     Path stateDir = config.stateDir().resolve(settings.applicationId());
     Properties verify = VerifyTopologyFactory.streamsProperties(settings);
     verify.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("verify").toString());
+    int threads = StreamThreads.setDefault(settings, verify);
+    LOG.info("target={} verifier runs {} stream threads", settings.target(), threads);
     verifier.add(
         VerifyTopologyFactory.build(settings, new VerifierMeters(registry, settings.target())),
         verify);

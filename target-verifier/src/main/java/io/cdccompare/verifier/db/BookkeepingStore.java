@@ -10,9 +10,11 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Statement;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Set;
 
 /**
  * Runs the statements of one bookkeeping table ({@link BookkeepingSql}) on the caller's connection
@@ -45,10 +47,39 @@ public abstract class BookkeepingStore<S extends BookkeepingSql> {
   /**
    * Creates the table unless it exists. DDL: run it outside the apply's transactions (MariaDB
    * commits implicitly around it).
+   *
+   * <p>Safe when several sessions create it at once (a verifier's stream threads open their targets
+   * together): PostgreSQL's {@code CREATE TABLE IF NOT EXISTS} looks for the name before it writes
+   * its catalog rows, so the loser of a race waits for the winner's commit and then fails on the
+   * catalog's unique index (SQLSTATE 23505, or 42P07, 42710). The table exists then, so the
+   * statement is run again (at most 3 times in all), rolled back to before it in a transaction.
    */
   public void createTableIfMissing() throws SQLException {
-    try (Statement statement = connection.createStatement()) {
-      statement.execute(sql.createTable());
+    for (int attempt = 1; ; attempt++) {
+      Savepoint before = connection.getAutoCommit() ? null : connection.setSavepoint();
+      try {
+        execute(sql.createTable());
+        return;
+      } catch (SQLException e) {
+        if (!CREATED_MEANWHILE.contains(e.getSQLState()) || attempt == 3) {
+          throw e;
+        }
+        if (before != null) {
+          connection.rollback(before);
+        }
+      }
+    }
+  }
+
+  /**
+   * SQLSTATEs of a table created by another session between the check and the creation: a unique
+   * violation on the catalog, the table or its row type already there.
+   */
+  private static final Set<String> CREATED_MEANWHILE = Set.of("23505", "42P07", "42710");
+
+  private void execute(String statement) throws SQLException {
+    try (Statement s = connection.createStatement()) {
+      s.execute(statement);
     }
   }
 

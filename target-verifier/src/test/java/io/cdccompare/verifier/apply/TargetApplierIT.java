@@ -41,6 +41,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
@@ -359,6 +364,63 @@ class TargetApplierIT {
       assertThat(readBack(connection, kind, table)).isEmpty();
       assertThat(applier.checkpoint(TOPIC, 0)).isEmpty();
       assertThat(connection.getAutoCommit()).isTrue();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TargetKind.class)
+  void appliersOpenedAtOnceOnAFreshTargetAllCreateTheBookkeepingTables(
+      TargetKind kind, EmbeddedEnvironment env) throws Exception {
+    // Given a verifier's stream threads opening their targets at the same moment, on a target
+    // without bookkeeping tables yet, again and again (PostgreSQL's CREATE TABLE IF NOT EXISTS is
+    // not safe against itself: the loser of the race fails on the catalog's unique index)
+    int threads = 4;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      for (int round = 0; round < 8; round++) {
+        String schema;
+        try (Connection connection = connect(env, kind)) {
+          schema =
+              kind.createBookkeepingSchema(
+                  kind.server(env), connection, "race_" + round + "_" + tables.incrementAndGet());
+        }
+        CyclicBarrier together = new CyclicBarrier(threads);
+        List<Future<Void>> opened = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+          opened.add(
+              pool.submit(
+                  () -> {
+                    try (Connection connection = connect(env, kind)) {
+                      together.await(30, TimeUnit.SECONDS);
+                      TargetApplier.open(
+                          connection, kind.dialect(), "race", schema, List.of(), CLOCK);
+                    }
+                    return null;
+                  }));
+        }
+
+        // Then every one opens, and the tables are there once
+        for (Future<Void> open : opened) {
+          open.get(60, TimeUnit.SECONDS);
+        }
+        try (Connection connection = connect(env, kind);
+            ResultSet rows =
+                connection
+                    .getMetaData()
+                    .getTables(
+                        kind == TargetKind.MARIADB ? schema : null,
+                        kind == TargetKind.MARIADB ? null : schema,
+                        "cdc_compare%",
+                        new String[] {"TABLE"})) {
+          int found = 0;
+          while (rows.next()) {
+            found++;
+          }
+          assertThat(found).as("bookkeeping tables in " + schema).isEqualTo(2);
+        }
+      }
+    } finally {
+      pool.shutdownNow();
     }
   }
 
