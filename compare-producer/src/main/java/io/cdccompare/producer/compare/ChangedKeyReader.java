@@ -5,6 +5,7 @@ import io.cdccompare.core.stream.ChangeHeaders;
 import io.cdccompare.core.stream.ChangeRange;
 import io.cdccompare.core.stream.TopicOffsets;
 import io.cdccompare.core.table.TableName;
+import io.cdccompare.producer.compare.TableTopicOffsets.TopicState;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -51,13 +52,14 @@ final class ChangedKeyReader {
   }
 
   /**
-   * Checks that the topic holds every record from {@code completed} to {@code end}.
+   * Checks that the topic holds every record from {@code completed} to its end offsets in {@code
+   * now}, where the topic stands at the run's start ({@link TableTopicOffsets#states}).
    *
    * @throws IncrementalRangeLostException naming the table, topic, partitions and missing offsets
    */
-  void requireRange(TableName table, TopicOffsets completed, TopicOffsets end)
-      throws InterruptedException {
-    String policy = topics.cleanupPolicy(end.topic());
+  static void requireRange(TableName table, TopicOffsets completed, TopicState now) {
+    String policy = now.cleanupPolicy();
+    TopicOffsets end = now.end();
     if (policy.contains("compact")) {
       throw new IncrementalRangeLostException(
           table,
@@ -67,7 +69,7 @@ final class ChangedKeyReader {
               + "): compaction removes changes and deletes without moving the earliest offset, so"
               + " the records since the last completed run cannot be proven all there");
     }
-    var lost = ChangeRange.lost(completed, topics.earliest(end.topic()), end);
+    var lost = ChangeRange.lost(completed, now.earliest(), end);
     if (lost.isPresent()) {
       throw new IncrementalRangeLostException(table, end.topic(), lost.get());
     }

@@ -337,6 +337,8 @@ public final class CompareRun {
     props.put(ProducerConfig.ACKS_CONFIG, "all");
     SpecificAvroSerializer<HashRecord> values = new SpecificAvroSerializer<>();
     values.configure(registrySettings(config), false);
+    // the schema's id now, not on the first hash record: a short run waits for nothing then
+    values.prepare(config.hashesTopic(), HashRecord.getClassSchema());
     return new KafkaProducer<>(props, new StringSerializer(), values);
   }
 

@@ -4,6 +4,7 @@ import io.cdccompare.core.recheck.KeyList;
 import io.cdccompare.core.stream.TopicOffsets;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.producer.compare.CompareRun.ChunkListener;
+import io.cdccompare.producer.compare.TableTopicOffsets.TopicState;
 import io.cdccompare.producer.compare.TaskPositions.Position;
 import io.cdccompare.schemas.avro.TaskKind;
 import java.sql.Connection;
@@ -177,89 +178,114 @@ public final class IncrementalRun {
     String runId = CompareRun.newRunId();
     // the catalog session is also the key-list run's scan session, the positions' session also
     // its notes' (KeyListRun.Sessions): three log-ins for the whole run, the lock's included, made
-    // at once
-    List<Connection> sessions =
-        SourceSessions.openTogether(
-            List.of(
-                () -> config.source().connect("cdc-compare-scan-" + task, CompareRun.SCAN_DRIVER),
-                () -> config.source().connect(TaskLock.application(config)),
-                () -> config.source().connect("cdc-compare-positions-" + task)));
-    // each session is closed once more by its owner below: closing a closed session does nothing
-    try (Connection catalog = sessions.get(0);
-        Connection lockSession = sessions.get(1);
-        Connection positionsSession = sessions.get(2);
-        TaskLock lock = new TaskLock(lockSession, task);
-        TaskPositions positions = new TaskPositions(positionsSession, task);
-        TableTopicOffsets offsets = new TableTopicOffsets(config)) {
-      List<ScanPlan> plans = CompareRun.resolve(config, catalog, config.tables());
-      int maxRecordBytes;
-      try (TopicCheck topics = new TopicCheck(config)) {
-        topics.requireReachable();
-        topics.requireTableTopics(plans);
+    // at once, while the Kafka half of the start is asked on a thread of its own (KafkaStart)
+    try (TopicCheck topics = new TopicCheck(config);
+        TableTopicOffsets offsets = new TableTopicOffsets(config);
+        KafkaStart kafka = new KafkaStart(config, topics, offsets)) {
+      List<Connection> sessions =
+          SourceSessions.openTogether(
+              List.of(
+                  () -> config.source().connect("cdc-compare-scan-" + task, CompareRun.SCAN_DRIVER),
+                  () -> config.source().connect(TaskLock.application(config)),
+                  () -> config.source().connect("cdc-compare-positions-" + task)));
+      // each session is closed once more by its owner below: closing a closed session does nothing
+      try (Connection catalog = sessions.get(0);
+          Connection lockSession = sessions.get(1);
+          Connection positionsSession = sessions.get(2);
+          TaskLock lock = new TaskLock(lockSession, task);
+          TaskPositions positions = new TaskPositions(positionsSession, task)) {
+        List<ScanPlan> plans = CompareRun.resolve(config, catalog, config.tables());
+        kafka.tables(plans);
+        int maxRecordBytes = kafka.maxRecordBytes();
         lock.take();
-        maxRecordBytes = topics.ensureHashesTopic();
+        positions.ensureTables();
+        Map<TableName, Position> stored = positions.load();
+        Map<String, TopicState> now = kafka.states();
+        Map<TableName, Outcome> fullRuns = new LinkedHashMap<>();
+        List<Range> ranges = ranges(plans, stored, now, fullRuns);
+        LOG.info(
+            "task={} run={} kind=INCREMENTAL starts incremental={} full={}",
+            task,
+            runId,
+            ranges.stream().map(Range::table).toList(),
+            fullRuns.keySet());
+        Map<TableName, TableDone> done = new HashMap<>();
+        compareChanges(
+            runId,
+            ranges,
+            new ChangedKeyReader(offsets),
+            positions,
+            done,
+            plans,
+            new Compared(maxRecordBytes, catalog, kafka));
+        compareInFull(fullRuns, positions, done);
+        List<TableDone> tables =
+            plans.stream().map(p -> done.get(p.task().table())).filter(d -> d != null).toList();
+        boolean complete =
+            !stopping
+                && tables.size() == plans.size()
+                && tables.stream().allMatch(TableDone::complete);
+        tables.forEach(t -> LOG.info("task={} run={} {}", task, runId, t.describe()));
+        LOG.info(
+            "task={} run={} kind=INCREMENTAL {} tables={}",
+            task,
+            runId,
+            complete ? "finished" : "stopped",
+            tables.size());
+        return new Summary(runId, complete, tables);
       }
-      positions.ensureTables();
-      Map<TableName, Position> stored = positions.load();
-      Map<TableName, Outcome> fullRuns = new LinkedHashMap<>();
-      List<Range> ranges = new ArrayList<>();
-      ChangedKeyReader reader = new ChangedKeyReader(offsets);
-      for (ScanPlan plan : plans) {
-        TableName table = plan.task().table();
-        Position position = stored.get(table);
-        if (position == null || position.completedOffsets() == null) {
-          fullRuns.put(table, Outcome.FULL_RUN);
-        } else if (position.fingerprint() != null
-            && !position.fingerprint().equals(plan.shape().fingerprint())) {
-          fullRuns.put(table, Outcome.FULL_RUN_NEW_SHAPE);
-        } else {
-          TopicOffsets start = offsets.end(plan.topic());
-          reader.requireRange(table, position.completedOffsets(), start);
-          int chunkKeys = Math.min(plan.task().sampling().chunk(), MAX_CHUNK_KEYS);
-          ranges.add(new Range(table, position.completedOffsets(), start, chunkKeys));
-        }
-      }
-      LOG.info(
-          "task={} run={} kind=INCREMENTAL starts incremental={} full={}",
-          task,
-          runId,
-          ranges.stream().map(Range::table).toList(),
-          fullRuns.keySet());
-      Map<TableName, TableDone> done = new HashMap<>();
-      compareChanges(runId, ranges, reader, positions, catalog, done, plans, maxRecordBytes);
-      compareInFull(fullRuns, positions, done);
-      List<TableDone> tables =
-          plans.stream().map(p -> done.get(p.task().table())).filter(d -> d != null).toList();
-      boolean complete =
-          !stopping
-              && tables.size() == plans.size()
-              && tables.stream().allMatch(TableDone::complete);
-      tables.forEach(t -> LOG.info("task={} run={} {}", task, runId, t.describe()));
-      LOG.info(
-          "task={} run={} kind=INCREMENTAL {} tables={}",
-          task,
-          runId,
-          complete ? "finished" : "stopped",
-          tables.size());
-      return new Summary(runId, complete, tables);
     }
   }
 
   /**
+   * The range of every table with a usable completed run, each checked to be all there in its topic
+   * now ({@link ChangedKeyReader#requireRange}) before anything is written; the other tables go to
+   * {@code fullRuns}, with the reason.
+   */
+  private static List<Range> ranges(
+      List<ScanPlan> plans,
+      Map<TableName, Position> stored,
+      Map<String, TopicState> now,
+      Map<TableName, Outcome> fullRuns) {
+    List<Range> ranges = new ArrayList<>();
+    for (ScanPlan plan : plans) {
+      TableName table = plan.task().table();
+      Position position = stored.get(table);
+      if (position == null || position.completedOffsets() == null) {
+        fullRuns.put(table, Outcome.FULL_RUN);
+      } else if (position.fingerprint() != null
+          && !position.fingerprint().equals(plan.shape().fingerprint())) {
+        fullRuns.put(table, Outcome.FULL_RUN_NEW_SHAPE);
+      } else {
+        TopicState state = now.get(plan.topic());
+        ChangedKeyReader.requireRange(table, position.completedOffsets(), state);
+        int chunkKeys = Math.min(plan.task().sampling().chunk(), MAX_CHUNK_KEYS);
+        ranges.add(new Range(table, position.completedOffsets(), state.end(), chunkKeys));
+      }
+    }
+    return ranges;
+  }
+
+  /**
+   * What the changed keys are compared with: the hashes topic's largest record, the catalog session
+   * the key-list run reads on, and the start that made its producer.
+   */
+  private record Compared(int maxRecordBytes, Connection catalog, KafkaStart kafka) {}
+
+  /**
    * Reads every range's changed keys, then compares them in one key-list run on the plans already
-   * resolved and checked ({@code plans}), reading on the {@code catalog} session and noting on the
-   * positions' session; a table whose chunks all closed, or that had no changed key, gets its
-   * completed offsets moved to the range's end.
+   * resolved and checked ({@code plans}), reading on the catalog session and noting on the
+   * positions' session, writing hash records with the start's producer; a table whose chunks all
+   * closed, or that had no changed key, gets its completed offsets moved to the range's end.
    */
   private void compareChanges(
       String runId,
       List<Range> ranges,
       ChangedKeyReader reader,
       TaskPositions positions,
-      Connection catalog,
       Map<TableName, TableDone> done,
       List<ScanPlan> plans,
-      int maxRecordBytes)
+      Compared with)
       throws Exception {
     Map<TableName, List<KeyList>> chunks = new LinkedHashMap<>();
     Map<TableName, Long> changed = new HashMap<>();
@@ -295,7 +321,10 @@ public final class IncrementalRun {
         new KeyListRun(config, runId, TaskKind.INCREMENTAL, chunks)
             .recordingIn(meters)
             .prepared(
-                compared, maxRecordBytes, new KeyListRun.Sessions(catalog, positions.connection))
+                compared,
+                with.maxRecordBytes(),
+                new KeyListRun.Sessions(with.catalog(), positions.connection),
+                with.kafka().producer())
             .onChunkOpened(listener);
     stopPart = keyLists::stop;
     if (stopping) {

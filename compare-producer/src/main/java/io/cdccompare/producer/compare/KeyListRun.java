@@ -105,7 +105,22 @@ public final class KeyListRun {
    * @param sessions the caller's sessions, which the run leaves open; {@code null}: its own
    */
   KeyListRun prepared(List<ScanPlan> plans, int maxRecordBytes, Sessions sessions) {
-    this.prepared = new Prepared(List.copyOf(plans), maxRecordBytes, sessions);
+    return prepared(plans, maxRecordBytes, sessions, null);
+  }
+
+  /**
+   * As {@link #prepared(List, int, Sessions)}, and the run writes its hash records with its
+   * caller's producer, made while the caller's start was checked ({@link KafkaStart}), and leaves
+   * it open.
+   *
+   * @param producer the caller's hash-record producer; {@code null}: its own
+   */
+  KeyListRun prepared(
+      List<ScanPlan> plans,
+      int maxRecordBytes,
+      Sessions sessions,
+      KafkaProducer<String, HashRecord> producer) {
+    this.prepared = new Prepared(List.copyOf(plans), maxRecordBytes, sessions, producer);
     return underHeldLock();
   }
 
@@ -119,7 +134,11 @@ public final class KeyListRun {
    */
   record Sessions(Connection scan, Connection bookkeeping) {}
 
-  private record Prepared(List<ScanPlan> plans, int maxRecordBytes, Sessions sessions) {}
+  private record Prepared(
+      List<ScanPlan> plans,
+      int maxRecordBytes,
+      Sessions sessions,
+      KafkaProducer<String, HashRecord> producer) {}
 
   /**
    * Records the run's progress in {@code meters}: each table's keys as its rows, counted as its
@@ -179,11 +198,15 @@ public final class KeyListRun {
       }
       int maxRecordBytes = ready.maxRecordBytes();
       LOG.info("task={} run={} kind={} starts tables={}", task, runId, kind, chunks.keySet());
+      KafkaProducer<String, HashRecord> lentProducer = ready.producer();
       try (VerdictFlow flow = needsFlow() ? CompareRun.flow(config) : null;
-          KafkaProducer<String, HashRecord> producer =
-              CompareRun.producer(config, maxRecordBytes)) {
+          KafkaProducer<String, HashRecord> ownProducer =
+              lentProducer != null ? null : CompareRun.producer(config, maxRecordBytes)) {
         HashRecordWriter writer =
-            new HashRecordWriter(producer, config.hashesTopic(), maxRecordBytes);
+            new HashRecordWriter(
+                lentProducer != null ? lentProducer : ownProducer,
+                config.hashesTopic(),
+                maxRecordBytes);
         List<TableDone> done = new ArrayList<>();
         for (ScanPlan plan : plans) {
           if (stopping) {
@@ -220,7 +243,7 @@ public final class KeyListRun {
       if (lock != null) {
         lock.take();
       }
-      return new Prepared(plans, topics.ensureHashesTopic(), null);
+      return new Prepared(plans, topics.ensureHashesTopic(), null, null);
     }
   }
 

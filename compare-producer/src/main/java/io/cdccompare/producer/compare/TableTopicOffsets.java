@@ -1,6 +1,7 @@
 package io.cdccompare.producer.compare;
 
 import io.cdccompare.core.stream.TopicOffsets;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -10,10 +11,14 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
@@ -25,7 +30,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * offsets when a table's run starts; an incremental run checks and reads the range since the last
  * completed run ({@link ChangedKeyReader}) with this object's consumer: {@code read_committed}, no
  * group, no offset reset (a record that is gone is an error, never a silent skip), assigned and
- * sought by the reader. Not thread-safe: one run's thread uses it.
+ * sought by the reader. Not thread-safe, but for {@link #states}: one run's thread uses the rest.
  */
 final class TableTopicOffsets implements AutoCloseable {
   private final CompareConfig config;
@@ -60,24 +65,72 @@ final class TableTopicOffsets implements AutoCloseable {
     return offsets(description, ends);
   }
 
-  /** The topic's earliest offsets now (its log start: retention and deleted records move it). */
-  TopicOffsets earliest(String topic) throws InterruptedException {
-    TopicDescription description = describe(topic);
-    Map<TopicPartition, Long> starts = consumer.beginningOffsets(partitions(description));
-    return offsets(description, starts);
+  /**
+   * Where a table topic stands now.
+   *
+   * @param end its end offsets (read_committed), as {@link #end}
+   * @param earliest its earliest offsets (its log start: retention and deleted records move it)
+   * @param cleanupPolicy its {@code cleanup.policy}, e.g. {@code delete} or {@code compact,delete}
+   */
+  record TopicState(TopicOffsets end, TopicOffsets earliest, String cleanupPolicy) {}
+
+  /**
+   * Where each of {@code topics} stands now, asked all at once with the admin client: their
+   * descriptions and configurations together, then their end and earliest offsets together (two
+   * round trips for any number of topics). The end offsets are {@code read_committed}, as the
+   * consumer's. Thread-safe (the consumer is not used).
+   */
+  Map<String, TopicState> states(Collection<String> topics) throws InterruptedException {
+    String servers = config.bootstrapServers();
+    List<ConfigResource> resources =
+        topics.stream().map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
+    KafkaFuture<Map<String, TopicDescription>> described =
+        admin.describeTopics(topics).allTopicNames();
+    KafkaFuture<Map<ConfigResource, Config>> configured = admin.describeConfigs(resources).all();
+    Map<String, TopicDescription> descriptions =
+        AdminCalls.get(described, "describe topics " + topics, servers);
+    Map<ConfigResource, Config> configs =
+        AdminCalls.get(configured, "describe the configuration of topics " + topics, servers);
+    Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+    Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();
+    descriptions
+        .values()
+        .forEach(
+            d ->
+                partitions(d)
+                    .forEach(
+                        tp -> {
+                          latest.put(tp, OffsetSpec.latest());
+                          earliest.put(tp, OffsetSpec.earliest());
+                        }));
+    var ends =
+        admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all();
+    var starts = admin.listOffsets(earliest).all();
+    Map<TopicPartition, Long> endAt = offsetsOf(AdminCalls.get(ends, "list end offsets", servers));
+    Map<TopicPartition, Long> startAt =
+        offsetsOf(AdminCalls.get(starts, "list earliest offsets", servers));
+    Map<String, TopicState> states = new HashMap<>();
+    for (String topic : topics) {
+      TopicDescription description = descriptions.get(topic);
+      ConfigEntry policy =
+          configs
+              .get(new ConfigResource(ConfigResource.Type.TOPIC, topic))
+              .get(TopicConfig.CLEANUP_POLICY_CONFIG);
+      states.put(
+          topic,
+          new TopicState(
+              offsets(description, endAt),
+              offsets(description, startAt),
+              policy == null ? TopicConfig.CLEANUP_POLICY_DELETE : policy.value()));
+    }
+    return states;
   }
 
-  /** The topic's {@code cleanup.policy}, e.g. {@code delete} or {@code compact,delete}. */
-  String cleanupPolicy(String topic) throws InterruptedException {
-    ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-    Config topicConfig =
-        AdminCalls.get(
-                admin.describeConfigs(List.of(resource)).all(),
-                "describe the configuration of topic " + topic,
-                config.bootstrapServers())
-            .get(resource);
-    ConfigEntry policy = topicConfig.get(TopicConfig.CLEANUP_POLICY_CONFIG);
-    return policy == null ? TopicConfig.CLEANUP_POLICY_DELETE : policy.value();
+  private static Map<TopicPartition, Long> offsetsOf(
+      Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> answers) {
+    Map<TopicPartition, Long> offsets = new HashMap<>();
+    answers.forEach((tp, info) -> offsets.put(tp, info.offset()));
+    return offsets;
   }
 
   /** The consumer the changed keys are read with; its assignment is the reader's. */

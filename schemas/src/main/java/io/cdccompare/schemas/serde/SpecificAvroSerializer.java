@@ -66,6 +66,21 @@ public final class SpecificAvroSerializer<T extends SpecificRecord> implements S
     }
   }
 
+  /**
+   * Registers (or, without auto-registration, looks up) {@code schema} for {@code topic} now, so
+   * the first record written to it does not wait for the registry. The id is kept as a first write
+   * would keep it.
+   *
+   * @throws SerializationException naming the topic and subject when the registry has no id for it
+   */
+  public void prepare(String topic, Schema schema) {
+    if (registry == null) {
+      throw new IllegalStateException(
+          "SpecificAvroSerializer was not configured: give it a registry or call configure()");
+    }
+    schemaId(Schemas.subject(topic, isKey), schema, topic);
+  }
+
   @Override
   public byte[] serialize(String topic, T data) {
     if (data == null) {

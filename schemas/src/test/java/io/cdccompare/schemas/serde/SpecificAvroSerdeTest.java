@@ -90,6 +90,38 @@ class SpecificAvroSerdeTest {
   }
 
   @Test
+  void preparingRegistersTheSchemaBeforeAnyRecordAndTheFirstRecordUsesItsId() {
+    // Given a serializer that registers schemas
+    InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
+    SpecificAvroSerializer<HashRecord> serializer = new SpecificAvroSerializer<>(registry, false);
+
+    // When it is prepared for the topic, before any record
+    serializer.prepare(TOPIC, HashRecord.getClassSchema());
+
+    // Then the subject is registered already, and a record written later carries that id
+    assertThat(registry.versions(TOPIC + "-value")).hasSize(1);
+    assertThat(registry.versions(TOPIC + "-key")).isEmpty();
+    int id = registry.idOf(TOPIC + "-value", HashRecord.getClassSchema());
+    byte[] bytes = serializer.serialize(TOPIC, SampleRecords.hashRecord());
+    assertThat(WireFormat.schemaId(TOPIC, bytes)).isEqualTo(id);
+    assertThat(registry.versions(TOPIC + "-value")).hasSize(1);
+  }
+
+  @Test
+  void withoutAutoRegistrationPreparingAnUnregisteredSchemaIsRefusedNamingTheSubject() {
+    String scope = UUID.randomUUID().toString();
+    SpecificAvroSerializer<Marker> serializer = new SpecificAvroSerializer<>();
+    serializer.configure(
+        Map.of("schema.registry.url", "mock://" + scope, "auto.register.schemas", "false"), false);
+
+    assertThatThrownBy(() -> serializer.prepare(TOPIC, Marker.getClassSchema()))
+        .isInstanceOf(SerializationException.class)
+        .hasMessageContaining("subject '" + TOPIC + "-value'")
+        .hasMessageContaining("auto.register.schemas=false");
+    InMemorySchemaRegistry.dropScope(scope);
+  }
+
+  @Test
   void withoutAutoRegistrationARegisteredSchemaIsUsed() {
     // Given
     String scope = UUID.randomUUID().toString();
