@@ -6,7 +6,9 @@ import io.cdccompare.schemas.avro.HashRecord;
 import io.cdccompare.schemas.avro.ReportEntry;
 import io.cdccompare.schemas.serde.SpecificAvroSerde;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -17,6 +19,12 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
+import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Builds the report and alerts aggregation (docs/design.md, "The flow" and "Several targets"):
@@ -30,12 +38,16 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  * </pre>
  *
  * <p>Only the hash record of table partition 0, part 0 of a chunk is read as its note (every chunk
- * has one); tombstones on either input are skipped. Every processor, store and the one repartition
- * topic ({@code <application.id>-report-inputs-by-task-repartition}) are named, so internal topic
- * names stay stable across versions. Run it with exactly-once processing ({@link
- * ReportConfig#streamsProperties}).
+ * has one); tombstones on either input are skipped, and so is a hash record that cannot be decoded
+ * (truncated, corrupt), logged with its place: it must not stop the report, and each verifier makes
+ * the chunk UNVERIFIABLE naming that record, which raises the chunk's alert here. Every processor,
+ * store and the one repartition topic ({@code <application.id>-report-inputs-by-task-repartition})
+ * are named, so internal topic names stay stable across versions. Run it with exactly-once
+ * processing ({@link ReportConfig#streamsProperties}).
  */
 public final class ReportTopologyFactory {
+  private static final Logger LOG = LoggerFactory.getLogger(ReportTopologyFactory.class);
+
   private ReportTopologyFactory() {}
 
   public static Topology build(ReportConfig config) {
@@ -52,11 +64,15 @@ public final class ReportTopologyFactory {
             .map(
                 (key, result) -> KeyValue.pair(result.getTask(), ReportInput.of(result)),
                 Named.as("report-results-by-task"));
+    SpecificAvroSerde<HashRecord> hashRecords = avro(HashRecord.class, serdeConfig);
     KStream<String, ReportInput> noted =
         builder.stream(
                 config.hashesTopic(),
-                Consumed.with(Serdes.ByteArray(), avro(HashRecord.class, serdeConfig))
+                Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
                     .withName("report-hashes-source"))
+            .processValues(
+                () -> new HashNoteDecoder(hashRecords.deserializer()),
+                Named.as("report-hashes-decoded"))
             .filter(
                 (key, hashes) ->
                     hashes != null && hashes.getTablePartition() == 0 && hashes.getPart() == 0,
@@ -101,5 +117,46 @@ public final class ReportTopologyFactory {
     SpecificAvroSerde<T> serde = new SpecificAvroSerde<>(type);
     serde.configure(serdeConfig, false);
     return serde;
+  }
+
+  /**
+   * Decodes a hash record of the hashes topic; one that cannot be decoded is logged naming its
+   * topic, partition and offset and dropped (a tombstone stays null, filtered next).
+   */
+  private static final class HashNoteDecoder
+      implements FixedKeyProcessor<byte[], byte[], HashRecord> {
+    private final Deserializer<HashRecord> records;
+    private FixedKeyProcessorContext<byte[], HashRecord> context;
+
+    HashNoteDecoder(Deserializer<HashRecord> records) {
+      this.records = records;
+    }
+
+    @Override
+    public void init(FixedKeyProcessorContext<byte[], HashRecord> context) {
+      this.context = context;
+    }
+
+    @Override
+    public void process(FixedKeyRecord<byte[], byte[]> record) {
+      Optional<RecordMetadata> meta = context.recordMetadata();
+      HashRecord decoded;
+      try {
+        decoded =
+            record.value() == null
+                ? null
+                : records.deserialize(meta.map(RecordMetadata::topic).orElse(null), record.value());
+      } catch (RuntimeException e) {
+        String at =
+            meta.map(m -> m.topic() + "-" + m.partition() + "@" + m.offset())
+                .orElse("an unknown place");
+        LOG.error(
+            "the hash record at {} cannot be read, not counted as a noted chunk: {}",
+            at,
+            e.getMessage());
+        return;
+      }
+      context.forward(record.withValue(decoded));
+    }
   }
 }

@@ -24,7 +24,8 @@ import org.apache.kafka.common.serialization.Deserializer;
  * the marker means (task, run, table, chunk, partition, part, partition count, hash function) and
  * merged into one key → hash map, with the absent keys and the keys per target of a key-list chunk
  * (docs/design.md, "Key-list chunks"). Anything missing or not matching makes the chunk
- * UNVERIFIABLE with a reason ({@link Loaded#missing()}), never a verdict on partial hashes.
+ * UNVERIFIABLE with a reason ({@link Loaded#missing()}), never a verdict on partial hashes; a
+ * record deleted from the hashes topic is named gone, with the offset its partition now starts at.
  */
 final class ChunkHashLoader {
   private final TopicReader reader;
@@ -95,6 +96,17 @@ final class ChunkHashLoader {
       String at = topic + "-" + location.getHashesPartition() + "@" + location.getOffset();
       Optional<ConsumerRecord<byte[], byte[]>> found =
           reader.firstFrom(topic, location.getHashesPartition(), location.getOffset(), timeout);
+      if (found.isEmpty() || found.get().offset() != location.getOffset()) {
+        long start = startOf(topic, location.getHashesPartition());
+        if (start > location.getOffset()) {
+          return Loaded.missing(
+              "the hash record at "
+                  + at
+                  + " is gone (deleted: the hashes partition now starts at offset "
+                  + start
+                  + ")");
+        }
+      }
       if (found.isEmpty()) {
         return Loaded.missing("no hash record at " + at + " within " + timeout);
       }
@@ -138,6 +150,15 @@ final class ChunkHashLoader {
       return Loaded.missing("the hash records of partition " + partition + " " + malformed);
     }
     return new Loaded(hashes, absentKeys, targetKeys, null);
+  }
+
+  /** The first offset the hashes partition still holds; -1 when it cannot be asked. */
+  private long startOf(String topic, int partition) {
+    try {
+      return reader.beginningOffset(topic, partition);
+    } catch (RuntimeException e) {
+      return -1;
+    }
   }
 
   /**

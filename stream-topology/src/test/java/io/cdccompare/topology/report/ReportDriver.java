@@ -42,6 +42,8 @@ final class ReportDriver implements AutoCloseable {
   private final TopologyTestDriver driver;
   private final TestInputTopic<String, ChunkResult> results;
   private final TestInputTopic<String, HashRecord> hashes;
+  private final TestInputTopic<String, byte[]> hashBytes;
+  private final org.apache.kafka.common.serialization.Serializer<HashRecord> hashSerializer;
   private final TestOutputTopic<String, ReportEntry> report;
   private final TestOutputTopic<String, Alert> alerts;
   private final List<ReportEntry> entries = new ArrayList<>();
@@ -61,11 +63,13 @@ final class ReportDriver implements AutoCloseable {
             config.resultsTopic(),
             keys,
             SpecificAvroSerde.forValues(registry, ChunkResult.class).serializer());
-    hashes =
+    hashSerializer = SpecificAvroSerde.forValues(registry, HashRecord.class).serializer();
+    hashes = driver.createInputTopic(config.hashesTopic(), keys, hashSerializer);
+    hashBytes =
         driver.createInputTopic(
             config.hashesTopic(),
             keys,
-            SpecificAvroSerde.forValues(registry, HashRecord.class).serializer());
+            new org.apache.kafka.common.serialization.ByteArraySerializer());
     report =
         driver.createOutputTopic(
             config.reportTopic(),
@@ -160,6 +164,12 @@ final class ReportDriver implements AutoCloseable {
     for (HashRecord record : records) {
       hashes.pipeInput(key(record), record, tick());
     }
+  }
+
+  /** The first half of the bytes of this hash record, on the hashes topic (a cut record). */
+  void truncatedHashRecord(HashRecord record) {
+    byte[] whole = hashSerializer.serialize("hashes", record);
+    hashBytes.pipeInput(key(record), java.util.Arrays.copyOf(whole, whole.length / 2), tick());
   }
 
   /** A tombstone on the hashes topic, as written once every target reported a chunk. */

@@ -60,6 +60,30 @@ class ReportEntriesTest {
   }
 
   @Test
+  void aHashRecordThatCannotBeReadIsSkippedAndTheReportGoesOn() {
+    // Given chunk 1 noted, and chunk 2's hash record cut to half its bytes on the hashes topic
+    report.noted(RUN_1, ORDERS, 1);
+    report.truncatedHashRecord(hashRecord(RUN_1, ORDERS, 2, 0, 0));
+
+    // When chunk 1 is reported, and chunk 2 as UNVERIFIABLE (its verifier could not read it)
+    report.results(
+        result(PG, RUN_1, ORDERS, 1, 0, 1).setCounts(counts(6, 0, 0, 0, 0)),
+        result(PG, RUN_1, ORDERS, 2, 0, 1)
+            .setState(ChunkState.UNVERIFIABLE)
+            .setError("the hash record at pg.compare.hashes-0@1 cannot be read"));
+
+    // Then the report goes on: chunk 1 counts, chunk 2 is not counted as noted, and its
+    // UNVERIFIABLE alert names the record
+    ReportEntry entry = report.latest(PG_ORDERS);
+    assertThat(entry.getCaptureChunks()).isEqualTo(1);
+    assertThat(entry.getApplyChunks()).isEqualTo(2);
+    assertThat(entry.getUnverifiableChunks()).isEqualTo(1);
+    assertThat(report.alerts())
+        .singleElement()
+        .satisfies(a -> assertThat(a.getMessage()).contains("pg.compare.hashes-0@1"));
+  }
+
+  @Test
   void aRecheckRunLeavesTheFullRunsTotalsAsTheyAre() {
     // Given a full run's complete chunk with a key in flight
     report.noted(RUN_1, ORDERS, 1);

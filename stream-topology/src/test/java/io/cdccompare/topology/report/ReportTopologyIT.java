@@ -188,6 +188,7 @@ class ReportTopologyIT {
               config,
               latest ->
                   assertThat(latest.get(ReportKey.ofTable(TASK, PG, ORDERS)))
+                      .isNotNull()
                       .satisfies(e -> assertThat(e.getApplyChunks()).isEqualTo(2)));
       assertThat(report.get(ReportKey.ofTable(TASK, PG, ORDERS)).getCounts())
           .isEqualTo(counts(10, 0, 0, 0, 0));

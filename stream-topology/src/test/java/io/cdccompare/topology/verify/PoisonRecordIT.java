@@ -159,7 +159,7 @@ class PoisonRecordIT {
   }
 
   /** The ids of the changes in partition 0 after the poison record (the capture's keys). */
-  private static Set<Integer> keysAfter(EmbeddedEnvironment env, String topic, long poison) {
+  static Set<Integer> keysAfter(EmbeddedEnvironment env, String topic, long poison) {
     TopicPartition p0 = new TopicPartition(topic, 0);
     try (KafkaConsumer<byte[], byte[]> consumer =
         new KafkaConsumer<>(
