@@ -24,10 +24,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A target whose transient failures ({@link TargetFailure}) are retried in place (docs/design.md,
- * "A target that fails or answers slowly"): each call is tried again with a growing pause (0.1 s
- * doubling to 2 s), on a new connection when the old one no longer answers, until it succeeds or
- * {@code retry.timeout.ms} has passed since its first attempt; then it fails with a {@link
- * TargetUnansweredException}. A fatal failure is thrown at once.
+ * "Delivery guarantees", "A target that fails or answers slowly"): each call is tried again with a
+ * growing pause (0.1 s doubling to 2 s), on a new connection when the old one no longer answers,
+ * until it succeeds or {@code retry.timeout.ms} has passed since its first attempt; then it fails
+ * with a {@link TargetUnansweredException}. A fatal failure is thrown at once.
  *
  * <p>Why a retry is safe: an apply batch and its checkpoints are one target transaction, rolled
  * back on failure (and a commit whose answer was lost is skipped by the checkpoint when tried

@@ -9,10 +9,10 @@ import java.util.Set;
 /**
  * Which target failures are transient: worth the same work again, on the same connection or a new
  * one, because the database may answer next time. The one place that decides it for applies and
- * verifies (docs/design.md, "A target that fails or answers slowly"). Transient: a broken or
- * refused connection, a server shutting down or starting, a statement cancelled by its timeout or a
- * lock wait timeout, a serialization failure or deadlock, too many connections. Everything else (a
- * missing table, a refused value, bad credentials) is fatal: trying again would fail the same way.
+ * verifies (docs/design.md, "Delivery guarantees"). Transient: a broken or refused connection, a
+ * server shutting down or starting, a statement cancelled by its timeout or a lock wait timeout, a
+ * serialization failure or deadlock, too many connections. Everything else (a missing table, a
+ * refused value, bad credentials) is fatal: trying again would fail the same way.
  */
 public final class TargetFailure {
   /** PostgreSQL and standard SQL states that name a transient failure (class 08 below). */
