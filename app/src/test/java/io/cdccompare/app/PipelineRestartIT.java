@@ -53,7 +53,7 @@ class PipelineRestartIT {
   @Test
   void aTargetRestartedUnderApplyIsRiddenOutAndATargetDownBeyondTheRetryTimeoutStopsItsVerifier(
       @TempDir Path dir) throws Exception {
-    // Given a verifier whose transient target failures are retried for 15 s
+    // Given a verifier whose transient target failures are retried for 10 s
     ComparePipeline p =
         ComparePipeline.create(
             env,
@@ -64,7 +64,7 @@ class PipelineRestartIT {
             Map.of(
                 "streams.session.timeout.ms", "6000",
                 "statement.timeout.ms", "5000",
-                "retry.timeout.ms", "15000"));
+                "retry.timeout.ms", "10000"));
     CaptureFixture f = p.source();
     boolean targetUp = true;
     try (CaptureFixture.Running capture = f.start("public.items")) {
@@ -99,7 +99,7 @@ class PipelineRestartIT {
         assertThat(causes(failure.get()))
             .contains("target pg")
             .contains("could not be applied")
-            .contains("within retry.timeout.ms=15000");
+            .contains("within retry.timeout.ms=10000");
       } finally {
         first.close();
         if (!targetUp) {

@@ -37,9 +37,10 @@ import org.junit.jupiter.api.Test;
  * rows does not block PostgreSQL's reads, a table lock does). The verify's statement is cancelled
  * by {@code statement.timeout.ms} and retried for {@code retry.timeout.ms}; past it the chunk is
  * UNVERIFIABLE with an alert, never a difference, and the chunks after it are verified; a lock
- * released in time, or a target restart that ends it, gives the right verdict late. A table of 300
- * rows in one partition, compared in 3 chunks of 100. Its own environment: it restarts the target,
- * which the shared one never does.
+ * released in time, or a target restart that ends it, gives the right verdict late. On a MariaDB
+ * target a row lock makes an apply wait until its lock wait timeout, and the apply is retried. A
+ * table of 300 rows in one partition, compared in 3 chunks of 100. Its own environment: it restarts
+ * the target, which the shared one never does.
  */
 class SlowTargetIT {
   private static final TableName ITEMS = new TableName("public", "items");
@@ -56,7 +57,8 @@ class SlowTargetIT {
                 Component.KAFKA,
                 Component.REGISTRY,
                 Component.SOURCE_POSTGRES,
-                Component.TARGET_POSTGRES));
+                Component.TARGET_POSTGRES,
+                Component.MARIADB));
   }
 
   @AfterAll
@@ -69,7 +71,9 @@ class SlowTargetIT {
   void aLockHeldBeyondTheRetryTimeoutMakesTheChunkUnverifiableNamingItAndLaterChunksAreVerified()
       throws Exception {
     // Given 300 rows applied to a target whose statements time out after 1 s, retried for 5 s
-    Pipeline p = new Pipeline("lockedlong", Duration.ofSeconds(1), Duration.ofSeconds(5));
+    Pipeline p =
+        new Pipeline(
+            "lockedlong", env.targetPostgres(), Duration.ofSeconds(1), Duration.ofSeconds(5));
     try (CaptureFixture.Running capture = p.startCapture();
         VerifierApp app = p.startVerifier();
         ResultsReader results = ResultsReader.of(env, p.settings);
@@ -130,7 +134,9 @@ class SlowTargetIT {
   @SuppressWarnings("try") // the capture runs for the whole try block, unreferenced
   void aLockReleasedWithinTheRetryTimeoutIsVerifiedLateAndRight() throws Exception {
     // Given 300 rows applied, one of them then changed on the target only
-    Pipeline p = new Pipeline("lockedshort", Duration.ofSeconds(1), Duration.ofSeconds(30));
+    Pipeline p =
+        new Pipeline(
+            "lockedshort", env.targetPostgres(), Duration.ofSeconds(1), Duration.ofSeconds(30));
     try (CaptureFixture.Running capture = p.startCapture();
         VerifierApp app = p.startVerifier();
         ResultsReader results = ResultsReader.of(env, p.settings);
@@ -171,7 +177,9 @@ class SlowTargetIT {
   @SuppressWarnings("try") // the capture runs for the whole try block, unreferenced
   void aTargetRestartedWhileAVerifyWaitsIsVerifiedAgainAfterTheRestartAndRight() throws Exception {
     // Given 300 rows applied, one of them then deleted on the target only
-    Pipeline p = new Pipeline("restarted", Duration.ofSeconds(20), Duration.ofSeconds(40));
+    Pipeline p =
+        new Pipeline(
+            "restarted", env.targetPostgres(), Duration.ofSeconds(20), Duration.ofSeconds(40));
     try (CaptureFixture.Running capture = p.startCapture();
         VerifierApp app = p.startVerifier();
         ResultsReader results = ResultsReader.of(env, p.settings);
@@ -213,24 +221,94 @@ class SlowTargetIT {
     }
   }
 
+  @Test
+  @SuppressWarnings("try") // the capture runs for the whole try block, unreferenced
+  void aRowLockedOnAMariaDbTargetMakesTheApplyWaitAndRetryThenApplyOnceReleased() throws Exception {
+    // Given 300 rows applied to a MariaDB target whose lock waits end after 1 s
+    Pipeline p =
+        new Pipeline("mrowlock", env.mariadb(), Duration.ofSeconds(1), Duration.ofSeconds(30));
+    try (CaptureFixture.Running capture = p.startCapture();
+        VerifierApp app = p.startVerifier();
+        Connection locker = p.target.connect(p.database);
+        Connection observer = p.target.connect(p.database)) {
+      p.insertAndAwaitApplied(app);
+
+      // When another session locks row 50 and the source changes it
+      locker.setAutoCommit(false);
+      try (Statement s = locker.createStatement()) {
+        s.executeQuery("SELECT * FROM items WHERE id = 50 FOR UPDATE").close();
+      }
+      p.source.sql("UPDATE items SET name = 'changed' WHERE id = 50");
+
+      // Then the apply waits for the lock, gives up after the lock wait timeout and waits again
+      // (the fault bit: a second wait, started after the first)
+      Instant first = awaitLockWait(observer, Instant.EPOCH);
+      Instant second = awaitLockWait(observer, first);
+      assertThat(second).isAfter(first);
+      assertThat(p.name(50)).isEqualTo("item 50");
+
+      // When the lock is released within the retry timeout
+      locker.rollback();
+
+      // Then the change is applied once, and the verifier never stopped
+      await("the change applied")
+          .atMost(Duration.ofSeconds(60))
+          .untilAsserted(
+              () -> {
+                app.requireHealthy();
+                assertThat(p.name(50)).isEqualTo("changed");
+              });
+      assertThat(p.count()).isEqualTo(ROWS);
+      app.requireHealthy();
+    }
+  }
+
+  /** Waits until a transaction on the MariaDB target waits for a lock since after {@code after}. */
+  private static Instant awaitLockWait(Connection observer, Instant after) {
+    Instant[] started = new Instant[1];
+    await("a transaction waits for a lock since after " + after)
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              try (Statement s = observer.createStatement();
+                  ResultSet rs =
+                      s.executeQuery(
+                          "SELECT max(trx_wait_started) FROM information_schema.innodb_trx"
+                              + " WHERE trx_state = 'LOCK WAIT'")) {
+                rs.next();
+                java.sql.Timestamp t = rs.getTimestamp(1);
+                if (t != null && t.toInstant().isAfter(after)) {
+                  started[0] = t.toInstant();
+                  return true;
+                }
+                return false;
+              }
+            });
+    return started[0];
+  }
+
   /** A source table {@code items} captured into one partition and a target {@code slow}. */
   private static final class Pipeline {
     final CaptureFixture source = new CaptureFixture(env);
-    final JdbcServer target = env.targetPostgres();
+    final JdbcServer target;
     final String database;
     final VerifierSettings settings;
 
-    Pipeline(String name, Duration statementTimeout, Duration retryTimeout) throws SQLException {
+    Pipeline(String name, JdbcServer target, Duration statementTimeout, Duration retryTimeout)
+        throws SQLException {
+      this.target = target;
       source.sql(DDL);
       database = target.createDatabase(name + "_" + source.prefix);
       sql(DDL);
+      boolean mariadb = target.jdbcUrl(database).startsWith("jdbc:mariadb:");
       settings =
           VerifierSettings.builder("slow")
               .applicationId("verify-" + source.prefix)
               .bootstrapServers(env.kafka().bootstrapServers())
               .registryUrl(env.registry().confluentApiUrl())
               .topicPrefix(source.prefix)
-              .table(ITEMS)
+              .table(ITEMS, mariadb ? new TableName(database, "items") : ITEMS)
               .target(target.jdbcUrl(database), target.user(), target.password())
               .applyBatchSize(100)
               .applyMaxDelay(Duration.ofMillis(100))
@@ -279,6 +357,15 @@ class SlowTargetIT {
         for (String statement : statements) {
           s.execute(statement);
         }
+      }
+    }
+
+    String name(int id) throws SQLException {
+      try (Connection c = target.connect(database);
+          Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery("SELECT name FROM items WHERE id = " + id)) {
+        rs.next();
+        return rs.getString(1);
       }
     }
 
