@@ -228,9 +228,10 @@ final class RetryingTarget implements Target {
     if (!batch.verdicts().isEmpty()) {
       tables.add("verdicts");
     }
+    int records = batch.changes().size() + batch.passed().size();
     return "the apply of "
-        + (batch.changes().size() + batch.passed().size())
-        + " records"
+        + records
+        + (records == 1 ? " record" : " records")
         + (tables.isEmpty() ? " (checkpoints only)" : " to " + String.join(", ", tables));
   }
 }
