@@ -51,10 +51,22 @@ class PipelineRestartIT {
   }
 
   @Test
-  void aTargetRestartedUnderApplyStopsItsVerifierNamingItAndARestartedVerifierLosesNothing(
+  void aTargetRestartedUnderApplyIsRiddenOutAndATargetDownBeyondTheRetryTimeoutStopsItsVerifier(
       @TempDir Path dir) throws Exception {
-    ComparePipeline p = pipeline(dir, "target-restart");
+    // Given a verifier whose transient target failures are retried for 10 s
+    ComparePipeline p =
+        ComparePipeline.create(
+            env,
+            dir,
+            "target-restart",
+            Map.of("chunk", "500"),
+            List.of("pg"),
+            Map.of(
+                "streams.session.timeout.ms", "6000",
+                "statement.timeout.ms", "5000",
+                "retry.timeout.ms", "10000"));
     CaptureFixture f = p.source();
+    boolean targetUp = true;
     try (CaptureFixture.Running capture = f.start("public.items")) {
       RunningVerifier first = p.verifier("pg", true);
       try {
@@ -62,21 +74,43 @@ class PipelineRestartIT {
         ComparePipeline.awaitRows(p.pgServer(), p.pgDb(), 2000);
 
         // When the target restarts while the source keeps changing
+        List<ProcessHandle> before = env.targetPostgres().processes();
         env.targetPostgres().restart();
+        assertThat(env.targetPostgres().processes())
+            .as("the target restarted")
+            .doesNotContainAnyElementsOf(before);
         f.sql("UPDATE items SET n = n + 1 WHERE id <= 500");
         f.sql("INSERT INTO items SELECT g, 'late ' || g, g FROM generate_series(2001, 2500) g");
 
-        // Then the verifier stops, naming the target (the fault bit: it did not apply past it)
+        // Then the same verifier applies every change over a new connection: it did not stop
+        ComparePipeline.awaitRows(p.pgServer(), p.pgDb(), 2500);
+        await().atMost(Duration.ofSeconds(60)).until(() -> sum(p, "n") == sourceSum(f, "n"));
+        assertThat(first.failure()).as("the verifier rode the restart out").isEmpty();
+        assertThat(first.running()).isTrue();
+
+        // When the target is down for longer than the retry timeout while changes arrive
+        env.targetPostgres().close();
+        targetUp = false;
+        f.sql("INSERT INTO items SELECT g, 'down ' || g, g FROM generate_series(2501, 2700) g");
+
+        // Then the verifier stops, naming the target and the timeout it waited
         Optional<Throwable> failure = first.awaitStop(Duration.ofSeconds(90));
-        assertThat(failure).as("the verifier stopped on the broken target connection").isPresent();
-        assertThat(causes(failure.get())).contains("target pg");
+        assertThat(failure).as("the verifier stopped on the target that stayed down").isPresent();
+        assertThat(causes(failure.get()))
+            .contains("target pg")
+            .contains("could not be applied")
+            .contains("within retry.timeout.ms=10000");
       } finally {
         first.close();
+        if (!targetUp) {
+          env.targetPostgres().start();
+        }
       }
 
-      // When it is started again, every change reaches the target and a compare finds no difference
+      // When the target is back and the verifier is started again, every change reaches the
+      // target and a compare finds no difference
       try (RunningVerifier second = p.verifier("pg", true)) {
-        ComparePipeline.awaitRows(p.pgServer(), p.pgDb(), 2500);
+        ComparePipeline.awaitRows(p.pgServer(), p.pgDb(), 2700);
         await().atMost(Duration.ofSeconds(60)).until(() -> sum(p, "n") == sourceSum(f, "n"));
         assertThat(new Cli().run("compare", "run", "-c", p.taskFile().toString(), "--wait"))
             .isZero();

@@ -40,6 +40,8 @@ public final class TargetsConfig extends ConnectionConfig {
   public static final String FETCH_SIZE = "fetch.size";
   public static final String HASHES_TIMEOUT_MS = "hashes.timeout.ms";
   public static final String FOLLOW_STALL_TIMEOUT_MS = "follow.stall.timeout.ms";
+  public static final String STATEMENT_TIMEOUT_MS = "statement.timeout.ms";
+  public static final String RETRY_TIMEOUT_MS = "retry.timeout.ms";
   public static final String RESULTS_TOPIC = CompareTopics.RESULTS_KEY;
   public static final String HASHES_TOPIC = CompareTopics.HASHES_KEY;
   public static final String REPORT_TOPIC = CompareTopics.REPORT_KEY;
@@ -106,6 +108,24 @@ public final class TargetsConfig extends ConnectionConfig {
               "Verify-only targets: how long the followed group's committed offset of a partition"
                   + " may stand still while a CLOSE note waits for it before the chunk is STALLED"
                   + " (less than half of streams.max.poll.interval.ms, 300000 by default).")
+          .define(
+              STATEMENT_TIMEOUT_MS,
+              Type.LONG,
+              VerifierSettings.DEFAULT_STATEMENT_TIMEOUT.toMillis(),
+              Range.atLeast(1),
+              Importance.MEDIUM,
+              "How long one statement of a verifier on its target may run or wait for a lock"
+                  + " before the target cancels it (a transient failure, retried).")
+          .define(
+              RETRY_TIMEOUT_MS,
+              Type.LONG,
+              VerifierSettings.DEFAULT_RETRY_TIMEOUT.toMillis(),
+              Range.atLeast(0),
+              Importance.MEDIUM,
+              "How long transient target failures of one apply batch or verify (broken"
+                  + " connection, statement or lock timeout, deadlock) are retried before the"
+                  + " apply stops the verifier or the chunk is UNVERIFIABLE; with"
+                  + " statement.timeout.ms, less than half of streams.max.poll.interval.ms.")
           .define(
               RESULTS_TOPIC,
               Type.STRING,
@@ -225,7 +245,9 @@ public final class TargetsConfig extends ConnectionConfig {
             .hashesTimeout(Duration.ofMillis(values.getLong(HASHES_TIMEOUT_MS)))
             .mode(section.mode())
             .followGroup(section.followGroup())
-            .followStallTimeout(Duration.ofMillis(values.getLong(FOLLOW_STALL_TIMEOUT_MS)));
+            .followStallTimeout(Duration.ofMillis(values.getLong(FOLLOW_STALL_TIMEOUT_MS)))
+            .statementTimeout(Duration.ofMillis(values.getLong(STATEMENT_TIMEOUT_MS)))
+            .retryTimeout(Duration.ofMillis(values.getLong(RETRY_TIMEOUT_MS)));
     for (TableName table : tables()) {
       TableName mapped = section.tables().get(table);
       if (mapped == null) {

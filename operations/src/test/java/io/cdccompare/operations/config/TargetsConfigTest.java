@@ -282,6 +282,8 @@ class TargetsConfigTest {
     values.put("target.b.mode", "verify-only");
     values.put("target.b.follow.group", "sink-b");
     values.put("streams.max.poll.interval.ms", "100000");
+    values.put("statement.timeout.ms", "5000");
+    values.put("retry.timeout.ms", "15000");
     values.put("follow.stall.timeout.ms", "50000");
     TargetsConfig config = TargetsConfig.of(values);
 
@@ -301,6 +303,8 @@ class TargetsConfigTest {
     // Given a main consumer polled at least every minute
     Map<String, String> values = twoTargets();
     values.put("streams.main.consumer.max.poll.interval.ms", "60000");
+    values.put("statement.timeout.ms", "5000");
+    values.put("retry.timeout.ms", "10000");
     values.put("target.b.mode", "verify-only");
     values.put("target.b.follow.group", "sink-b");
     TargetsConfig config = TargetsConfig.of(values);
@@ -309,5 +313,26 @@ class TargetsConfigTest {
     assertThat(config.verifierSettings("a").maxPollInterval()).isEqualTo(Duration.ofMinutes(1));
     assertThatThrownBy(() -> config.verifierSettings("b"))
         .hasMessageContaining("follow.stall.timeout.ms must be less than half");
+  }
+
+  @Test
+  void targetTimeoutsAreReadAndTheirSumIsKeptBelowHalfTheMaxPollInterval() {
+    // Given target timeouts in the file
+    Map<String, String> values = twoTargets();
+    values.put("statement.timeout.ms", "2000");
+    values.put("retry.timeout.ms", "9000");
+
+    // Then every target's verifier gets them
+    VerifierSettings a = TargetsConfig.of(values).verifierSettings("a");
+    assertThat(a.statementTimeout()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(a.retryTimeout()).isEqualTo(Duration.ofSeconds(9));
+
+    // And a retry longer than the stream thread may wait is refused, naming both settings
+    values.put("streams.max.poll.interval.ms", "20000");
+    assertThatThrownBy(() -> TargetsConfig.of(values).verifierSettings("a"))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(
+            "target a: retry.timeout.ms (9000) plus statement.timeout.ms (2000) must be less than"
+                + " half of the verifier's max.poll.interval.ms (20000)");
   }
 }

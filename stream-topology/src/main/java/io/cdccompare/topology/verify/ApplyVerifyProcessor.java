@@ -59,6 +59,12 @@ import org.slf4j.LoggerFactory;
  * verdict is stored and forwarded like any other, a STALLED alert names the group and offsets, and
  * the records after it go on.
  *
+ * <p>The target's transient failures are retried in place ({@link RetryingTarget}). A verify the
+ * target still does not answer after {@code retry.timeout.ms} (a lock held, a slow statement) makes
+ * its chunk UNVERIFIABLE with an alert naming the target, table, chunk and timeouts, and the
+ * records after it go on; a target that is gone by then (its connection does not answer) stops the
+ * task like an apply that failed, and the marker is verified again after the restart.
+ *
  * <p>A record that cannot be decoded stops the task with a {@link PoisonRecordException} naming it.
  * The first record of a partition after the task starts must follow the target's checkpoint: a gap
  * (records deleted, or offsets committed past records never applied) stops the task with {@code
@@ -313,16 +319,32 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
           position);
     }
     Set<String> inFlight = openChunks.inFlight(position.topic(), position.partition(), marker);
-    PartitionVerdict verdict =
-        following == null
-            ? judge.judge(id, marker, position, target.tableOf(source), inFlight)
-            : following.judge(
-                id,
-                marker,
-                position,
-                Instant.ofEpochMilli(timestamp),
-                target.tableOf(source),
-                inFlight);
+    PartitionVerdict verdict;
+    boolean unanswered = false;
+    try {
+      verdict =
+          following == null
+              ? judge.judge(id, marker, position, target.tableOf(source), inFlight)
+              : following.judge(
+                  id,
+                  marker,
+                  position,
+                  Instant.ofEpochMilli(timestamp),
+                  target.tableOf(source),
+                  inFlight);
+    } catch (TargetUnansweredException e) {
+      if (!target.usable()) {
+        throw e; // the target is gone, not slow: no verdict can be stored, the task stops
+      }
+      verdict =
+          PartitionVerdict.notVerified(
+              id,
+              position.offset(),
+              ChunkState.UNVERIFIABLE,
+              "chunk " + id.chunk() + " of table " + id.table() + ": " + e.getMessage(),
+              clock.instant());
+      unanswered = true;
+    }
     ApplyResult result =
         target.apply(
             new ApplyBatch(List.of(), List.of(), List.of(new MarkerVerdict(position, verdict))));
@@ -348,6 +370,13 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
         verdict.verdict().missed(),
         verdict.verdict().extra(),
         verdict.verdict().inFlight());
+    if (unanswered && verdict.state() == ChunkState.UNVERIFIABLE) {
+      alerts.raise(
+          AlertCode.UNVERIFIABLE,
+          position,
+          source,
+          new IllegalStateException("run " + id.runId() + ", " + verdict.error()));
+    }
     if (verdict.state() == ChunkState.STALLED) {
       alerts.raise(
           AlertCode.STALLED,

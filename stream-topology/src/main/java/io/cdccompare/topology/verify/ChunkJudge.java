@@ -36,8 +36,10 @@ import java.util.TreeSet;
  * ChunkState#SCHEMA_DRIFT} when the target's columns or key do not match what the source compared
  * (a missing column, another key), {@link ChunkState#UNVERIFIABLE} when the hashes or the note are
  * missing or unreadable, the target table is missing or a column type cannot be compared. A failing
- * target connection ({@link SQLException}) is no verdict: it stops the task, and the marker is
- * verified again after the restart.
+ * target ({@link SQLException}, after the retries of {@link RetryingTarget}) is no verdict here:
+ * the processor decides what it means (a {@link TargetUnansweredException} of a target that still
+ * answers makes the chunk UNVERIFIABLE; anything else stops the task, and the marker is verified
+ * again after the restart).
  */
 final class ChunkJudge {
   private final String targetName;

@@ -15,6 +15,7 @@ import io.cdccompare.verifier.apply.RecordPosition;
 import io.cdccompare.verifier.apply.TargetApplier;
 import io.cdccompare.verifier.apply.TargetTable;
 import io.cdccompare.verifier.db.TargetCatalog;
+import io.cdccompare.verifier.db.TargetSession;
 import io.cdccompare.verifier.sql.ColumnType;
 import io.cdccompare.verifier.sql.Dialect;
 import io.cdccompare.verifier.sql.TableRef;
@@ -47,6 +48,7 @@ import org.slf4j.LoggerFactory;
  */
 final class JdbcTarget implements Target {
   private static final Logger LOG = LoggerFactory.getLogger(JdbcTarget.class);
+  private static final int VALID_TIMEOUT_SECONDS = 5;
 
   private final Connection connection;
   private final Dialect dialect;
@@ -68,9 +70,12 @@ final class JdbcTarget implements Target {
     this.tables = Map.copyOf(tables);
   }
 
-  /** Opens a target per stream task with the settings' connection, tables and bookkeeping. */
+  /**
+   * Opens a target per stream task with the settings' connection, tables and bookkeeping, its
+   * transient failures retried ({@link RetryingTarget}).
+   */
   static Target.Opener opener(VerifierSettings settings) {
-    return taskId -> open(settings, taskId);
+    return RetryingTarget.opener(settings, taskId -> open(settings, taskId));
   }
 
   static JdbcTarget open(VerifierSettings settings, String taskId) throws SQLException {
@@ -83,6 +88,7 @@ final class JdbcTarget implements Target {
     }
     Connection connection = DriverManager.getConnection(settings.targetJdbcUrl(), props);
     try {
+      TargetSession.limit(connection, dialect, settings.statementTimeout());
       TargetCatalog catalog = new TargetCatalog(connection, dialect);
       Map<TableName, TargetTable> tables = new LinkedHashMap<>();
       for (TableName source : settings.sourceTables()) {
@@ -207,6 +213,15 @@ final class JdbcTarget implements Target {
       verifiers.put(id, verifier);
     }
     return verifier.verify(check);
+  }
+
+  @Override
+  public boolean usable() {
+    try {
+      return connection.isValid(VALID_TIMEOUT_SECONDS);
+    } catch (SQLException e) {
+      return false;
+    }
   }
 
   @Override

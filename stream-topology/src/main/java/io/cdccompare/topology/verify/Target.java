@@ -49,6 +49,14 @@ interface Target extends AutoCloseable {
   ChunkVerdict verify(ChunkCheck check, CanonicalFormat format, HashFunction hashFunction)
       throws SQLException;
 
+  /**
+   * Whether the target's connection still answers; a retry after a failure opens a new one when it
+   * does not ({@link RetryingTarget}).
+   */
+  default boolean usable() {
+    return true;
+  }
+
   @Override
   void close();
 

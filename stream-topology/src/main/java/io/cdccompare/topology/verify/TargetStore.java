@@ -51,6 +51,7 @@ final class TargetStore implements StateStore, CachedStateStore<Object, Object> 
   private final List<RecordPosition> passed = new ArrayList<>();
   private Target target;
   private String taskId;
+  private ApplyFailedException failed;
 
   TargetStore(String targetName, Target.Opener opener, VerifierMeters meters) {
     this.targetName = targetName;
@@ -66,6 +67,7 @@ final class TargetStore implements StateStore, CachedStateStore<Object, Object> 
   @Override
   public void init(StateStoreContext context, StateStore root) {
     taskId = context.taskId().toString();
+    failed = null;
     try {
       target = opener.open(taskId);
     } catch (SQLException e) {
@@ -99,11 +101,16 @@ final class TargetStore implements StateStore, CachedStateStore<Object, Object> 
   /**
    * Applies the pending batch and its checkpoints in one target transaction, then forgets it.
    *
-   * @throws ApplyFailedException naming the target and the records of the batch
+   * @throws ApplyFailedException naming the target and the records of the batch; once thrown, the
+   *     same again without a new attempt (Streams flushes a failed task again as it closes it, and
+   *     the target was already retried for {@code retry.timeout.ms})
    */
   void applyPending() {
     if (changes.isEmpty() && passed.isEmpty()) {
       return;
+    }
+    if (failed != null) {
+      throw failed;
     }
     ApplyBatch batch = new ApplyBatch(changes, passed, List.of());
     try {
@@ -116,7 +123,8 @@ final class TargetStore implements StateStore, CachedStateStore<Object, Object> 
           result.skipped(),
           passed.size());
     } catch (SQLException | RuntimeException e) {
-      throw new ApplyFailedException(targetName, batch, e);
+      failed = new ApplyFailedException(targetName, batch, e);
+      throw failed;
     }
     countApplied();
     changes.clear();

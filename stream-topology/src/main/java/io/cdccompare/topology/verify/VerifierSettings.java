@@ -52,6 +52,13 @@ import java.util.regex.Pattern;
  *     still while a CLOSE marker waits for it before the chunk is STALLED (default 60 s, at least 1
  *     s, less than half of the main consumer's {@code max.poll.interval.ms}: the stream thread is
  *     blocked while it waits, and Kafka Streams polls again only after half of it)
+ * @param statementTimeout how long one statement on the target may run or wait for a lock before
+ *     the target cancels it (default 30 s); a cancelled statement is a transient failure
+ * @param retryTimeout how long the transient failures of one apply batch or one verify (a broken
+ *     connection, a statement or lock timeout, a deadlock) are retried in place, reconnecting when
+ *     needed, before an apply stops the task or a verify makes the chunk UNVERIFIABLE (default 60
+ *     s); with the statement timeout, less than half of the main consumer's {@code
+ *     max.poll.interval.ms}: the stream thread waits meanwhile
  */
 public record VerifierSettings(
     String target,
@@ -75,7 +82,9 @@ public record VerifierSettings(
     Map<String, String> streamsProperties,
     TargetMode mode,
     String followGroup,
-    Duration followStallTimeout) {
+    Duration followStallTimeout,
+    Duration statementTimeout,
+    Duration retryTimeout) {
 
   public static final int DEFAULT_APPLY_BATCH_SIZE = 500;
   public static final Duration DEFAULT_APPLY_MAX_DELAY = Duration.ofMillis(500);
@@ -83,6 +92,8 @@ public record VerifierSettings(
   public static final Duration DEFAULT_HASHES_TIMEOUT = Duration.ofSeconds(60);
   public static final Duration DEFAULT_FOLLOW_STALL_TIMEOUT = Duration.ofSeconds(60);
   public static final Duration MIN_FOLLOW_STALL_TIMEOUT = Duration.ofSeconds(1);
+  public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(30);
+  public static final Duration DEFAULT_RETRY_TIMEOUT = Duration.ofSeconds(60);
 
   /** The consumer's default {@code max.poll.interval.ms}, which Kafka Streams keeps. */
   public static final Duration DEFAULT_MAX_POLL_INTERVAL = Duration.ofMinutes(5);
@@ -235,6 +246,28 @@ public record VerifierSettings(
               + " after half of max.poll.interval.ms (raise streams.max.poll.interval.ms or lower"
               + " the timeout)");
     }
+    statementTimeout = statementTimeout == null ? DEFAULT_STATEMENT_TIMEOUT : statementTimeout;
+    if (statementTimeout.isNegative() || statementTimeout.isZero()) {
+      throw new IllegalArgumentException(
+          "statement.timeout.ms must be positive, was " + statementTimeout.toMillis());
+    }
+    retryTimeout = retryTimeout == null ? DEFAULT_RETRY_TIMEOUT : retryTimeout;
+    if (retryTimeout.isNegative()) {
+      throw new IllegalArgumentException(
+          "retry.timeout.ms must be 0 or more, was " + retryTimeout.toMillis());
+    }
+    if (statementTimeout.plus(retryTimeout).compareTo(maxPoll.dividedBy(2)) >= 0) {
+      throw new IllegalArgumentException(
+          "retry.timeout.ms ("
+              + retryTimeout.toMillis()
+              + ") plus statement.timeout.ms ("
+              + statementTimeout.toMillis()
+              + ") must be less than half of the verifier's max.poll.interval.ms ("
+              + maxPoll.toMillis()
+              + "): a retried apply or verify waits on the stream thread, and Kafka Streams polls"
+              + " again only after half of max.poll.interval.ms (raise"
+              + " streams.max.poll.interval.ms or lower the timeouts)");
+    }
   }
 
   /**
@@ -375,6 +408,10 @@ public record VerifierSettings(
         + followGroup
         + ", followStallTimeout="
         + followStallTimeout
+        + ", statementTimeout="
+        + statementTimeout
+        + ", retryTimeout="
+        + retryTimeout
         + "]";
   }
 
@@ -408,6 +445,8 @@ public record VerifierSettings(
     private TargetMode mode = TargetMode.APPLY_VERIFY;
     private String followGroup;
     private Duration followStallTimeout = DEFAULT_FOLLOW_STALL_TIMEOUT;
+    private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
+    private Duration retryTimeout = DEFAULT_RETRY_TIMEOUT;
 
     private Builder(String target) {
       this.target = target;
@@ -523,6 +562,16 @@ public record VerifierSettings(
       return this;
     }
 
+    public Builder statementTimeout(Duration statementTimeout) {
+      this.statementTimeout = statementTimeout;
+      return this;
+    }
+
+    public Builder retryTimeout(Duration retryTimeout) {
+      this.retryTimeout = retryTimeout;
+      return this;
+    }
+
     public VerifierSettings build() {
       return new VerifierSettings(
           target,
@@ -546,7 +595,9 @@ public record VerifierSettings(
           streamsProperties,
           mode,
           followGroup,
-          followStallTimeout);
+          followStallTimeout,
+          statementTimeout,
+          retryTimeout);
     }
   }
 }

@@ -139,6 +139,10 @@ final class CommitAudit implements KafkaClientSupplier {
         continue;
       }
       table = true;
+      if (connection != null && !connection.isValid(5)) {
+        connection.close(); // the target restarted: audit over a new connection
+        connection = null;
+      }
       if (connection == null) {
         connection = connections.get();
       }

@@ -142,7 +142,37 @@ class VerifierSettingsTest {
             .verifyOnly("sink")
             .streamsProperty("consumer.max.poll.interval.ms", "120000")
             .followStallTimeout(Duration.ofSeconds(59))
+            .statementTimeout(Duration.ofSeconds(10))
+            .retryTimeout(Duration.ofSeconds(20))
             .build();
     assertThat(settings.followWaitLimit()).isEqualTo(Duration.ofSeconds(54));
+  }
+
+  @Test
+  void targetTimeoutsDefaultTo30And60SecondsAndStayBelowHalfTheMaxPollInterval() {
+    VerifierSettings defaults = minimal().build();
+    assertThat(defaults.statementTimeout()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(defaults.retryTimeout()).isEqualTo(Duration.ofSeconds(60));
+    assertThatThrownBy(() -> minimal().statementTimeout(Duration.ZERO).build())
+        .hasMessageContaining("statement.timeout.ms must be positive, was 0");
+    assertThatThrownBy(() -> minimal().retryTimeout(Duration.ofMillis(-1)).build())
+        .hasMessageContaining("retry.timeout.ms must be 0 or more, was -1");
+    assertThatThrownBy(
+            () ->
+                minimal()
+                    .streamsProperty("max.poll.interval.ms", "180000")
+                    .statementTimeout(Duration.ofSeconds(30))
+                    .retryTimeout(Duration.ofSeconds(60))
+                    .build())
+        .hasMessageContaining(
+            "retry.timeout.ms (60000) plus statement.timeout.ms (30000) must be less than half of"
+                + " the verifier's max.poll.interval.ms (180000)");
+    assertThat(
+            minimal()
+                .streamsProperty("max.poll.interval.ms", "180000")
+                .retryTimeout(Duration.ofSeconds(59))
+                .build()
+                .retryTimeout())
+        .isEqualTo(Duration.ofSeconds(59));
   }
 }

@@ -4,6 +4,7 @@ import io.cdccompare.verifier.sql.Dialect;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 
 /**
  * Puts a connection of cdc-compare's own into the session state its SQL relies on, and ends its
@@ -23,6 +24,23 @@ public final class TargetSession {
         statement.execute(sql);
       }
     }
+  }
+
+  /**
+   * Bounds every statement of the session ({@link Dialect#statementTimeoutSql}) and, beyond it, the
+   * wait for any answer of the server (the JDBC network timeout, twice the statement timeout plus
+   * 10 s): a target that locks, stalls or freezes fails with an error instead of blocking its
+   * caller without end. Call once per connection, before any transaction.
+   */
+  public static void limit(Connection connection, Dialect dialect, Duration statementTimeout)
+      throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      for (String sql : dialect.statementTimeoutSql(statementTimeout)) {
+        statement.execute(sql);
+      }
+    }
+    long network = statementTimeout.multipliedBy(2).plusSeconds(10).toMillis();
+    connection.setNetworkTimeout(Runnable::run, (int) Math.min(Integer.MAX_VALUE, network));
   }
 
   /**

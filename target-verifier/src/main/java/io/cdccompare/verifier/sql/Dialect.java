@@ -151,6 +151,15 @@ public interface Dialect {
   }
 
   /**
+   * Statements that bound how long one statement of this session may run or wait for a lock before
+   * the database cancels it with an error (a slow or locked target is then a failure that can be
+   * retried, not a wait without end). Run once per connection, outside any transaction.
+   *
+   * @param timeout positive; databases that count whole seconds round it up
+   */
+  List<String> statementTimeoutSql(java.time.Duration timeout);
+
+  /**
    * Inserts a row or, when a row with the same key exists, overwrites its other columns: the
    * idempotent write of a row image. {@code columns} hold every key column; {@code placeholders}
    * are the columns' write placeholders ({@link ColumnAccess#placeholder()}).

@@ -128,6 +128,21 @@ public final class MariaDbDialect implements Dialect {
   }
 
   /**
+   * {@code max_statement_time} (seconds, with a fraction) bounds a statement; a lock wait has
+   * limits of its own in whole seconds: {@code innodb_lock_wait_timeout} for row locks, {@code
+   * lock_wait_timeout} for table (metadata) locks, whose default is a year.
+   */
+  @Override
+  public List<String> statementTimeoutSql(java.time.Duration timeout) {
+    long millis = Math.max(1, timeout.toMillis());
+    long seconds = Math.max(1, (millis + 999) / 1000);
+    return List.of(
+        "SET SESSION max_statement_time = " + BigDecimal.valueOf(millis, 3),
+        "SET SESSION innodb_lock_wait_timeout = " + seconds,
+        "SET SESSION lock_wait_timeout = " + seconds);
+  }
+
+  /**
    * {@code INSERT … ON DUPLICATE KEY UPDATE c = VALUES(c)} for every other column. Like any MariaDB
    * upsert it fires on a conflict in any unique index, not only the primary key.
    */

@@ -68,6 +68,15 @@ public final class PostgresDialect implements Dialect {
     }
   }
 
+  /**
+   * {@code statement_timeout}, which also bounds the wait for a lock (a table locked by another
+   * session blocks even a read); a cancelled statement fails with SQL state {@code 57014}.
+   */
+  @Override
+  public List<String> statementTimeoutSql(java.time.Duration timeout) {
+    return List.of("SET statement_timeout = " + Math.max(1, timeout.toMillis()));
+  }
+
   /** {@code INSERT … ON CONFLICT (key) DO UPDATE SET c = EXCLUDED.c} for every other column. */
   @Override
   public String upsertSql(
