@@ -8,6 +8,7 @@ import io.cdccompare.capture.CaptureFixture;
 import io.cdccompare.core.stream.CdcCompareException;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
+import io.cdccompare.operations.ExitCode;
 import io.cdccompare.operations.run.RunningVerifier;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.producer.compare.CompareRun;
@@ -156,7 +157,12 @@ class SchemaChangeDuringCompareIT {
           .isInstanceOf(CdcCompareException.class)
           .hasMessageContaining("SCHEMA_DRIFT: table public.items changed on the source during run")
           .hasMessageContaining("column 'r' is now float8, the run compares it as float4")
-          .hasMessageContaining("chunk 2 is not closed");
+          .hasMessageContaining("chunk 2 is not closed")
+          // and the command line exits 4 on it (the README's exit-code table: schema drift)
+          .satisfies(
+              e ->
+                  assertThat(CdcCompare.exitCode((Exception) e))
+                      .isEqualTo(ExitCode.UNVERIFIABLE.code()));
       assertThat(f.rows("SELECT r FROM items WHERE id = 1").get(0)[0])
           .as("r is double precision on the source now")
           .isEqualTo(0.10000000149011612d);
