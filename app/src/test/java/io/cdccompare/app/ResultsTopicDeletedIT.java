@@ -10,6 +10,7 @@ import ch.qos.logback.core.read.ListAppender;
 import io.cdccompare.capture.CaptureFixture;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
+import io.cdccompare.operations.config.TargetsConfig;
 import io.cdccompare.operations.run.RunningVerifier;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.producer.compare.CompareRun;
@@ -17,6 +18,7 @@ import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.ChunkState;
 import io.cdccompare.schemas.avro.ReportEntry;
 import io.cdccompare.schemas.avro.ReportStatus;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -27,6 +29,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
@@ -195,11 +198,64 @@ class ResultsTopicDeletedIT {
         watchLog.detachAppender(log);
       }
 
-      // When a verifier is started again in the same process
-      try (RunningVerifier second = p.verifier("pg", true)) {
+      // When a verifier is started again in the same process, looking for the topic only every
+      // 20 s, and the topic is deleted again with no chunk open
+      Path slowCheck = dir.resolve("targets-slow-check.properties");
+      Properties targets = new Properties();
+      try (var in = Files.newBufferedReader(p.targetsFile())) {
+        targets.load(in);
+      }
+      targets.put("results.topic.check.ms", "20000");
+      try (var out = Files.newBufferedWriter(slowCheck)) {
+        targets.store(out, null);
+      }
+      Logger verifierLog =
+          (Logger) LoggerFactory.getLogger("io.cdccompare.operations.run.RunningVerifier");
+      ListAppender<ILoggingEvent> replaced = new ListAppender<>();
+      replaced.start();
+      verifierLog.addAppender(replaced);
+      try (RunningVerifier second =
+          RunningVerifier.start(TargetsConfig.load(slowCheck), "pg", true)) {
         // Then it runs: the first one released its state directories
-        assertThat(second.running()).isTrue();
+        second.awaitRunning(Duration.ofSeconds(90));
+        Uuid again = topicId(admin, topic);
+        admin.deleteTopics(List.of(topic)).all().get();
+        // and the report aggregation really stops on the missing topic (its thread is replaced)
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .until(
+                () ->
+                    errorLines(replaced).stream()
+                        .anyMatch(l -> l.contains("found its source topic missing")));
+        // while the topic is missing, the verifier's health line names it
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> second.problem().orElse("").contains("results topic " + topic));
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .until(() -> admin.listTopics().names().get().contains(topic));
+        assertThat(topicId(admin, topic)).isNotEqualTo(again);
+
+        // When the compare is run again
+        CompareRun.Summary next = new CompareRun(CompareConfig.load(p.taskFile()), false).run();
+
+        // Then the replaced aggregation reports the new run whole, the verifier never stopping
+        String nextRun = next.tables().get(0).runId();
+        assertThat(nextRun).isNotEqualTo(summary.tables().get(0).runId());
+        await()
+            .atMost(Duration.ofSeconds(120))
+            .untilAsserted(
+                () -> {
+                  ReportEntry e = reportEntry(p, nextRun);
+                  assertThat(e.getApplyChunks()).isEqualTo(next.tables().get(0).chunks());
+                  assertThat(e.getCaptureChunks()).isEqualTo(next.tables().get(0).chunks());
+                  assertThat(e.getCounts().getFailed()).isEqualTo(1);
+                  assertThat(e.getCounts().getMissed() + e.getCounts().getExtra()).isZero();
+                });
+        assertThat(second.failure()).isEmpty();
         assertThat(second.problem()).isEmpty();
+      } finally {
+        verifierLog.detachAppender(replaced);
       }
     }
   }

@@ -20,18 +20,15 @@ import org.slf4j.LoggerFactory;
  * while verifiers run"). The broker does not create topics on first use: with the topic deleted,
  * the verify application's producer blocks on metadata (up to its {@code max.block.ms}, 60 s by
  * default, then fails the task) and the report aggregation, which reads the topic, stops with
- * {@code MissingSourceTopicException}. Every {@link #PERIOD} this lists the topics (one cheap
- * metadata call) and, when the results topic is gone, logs an error naming it, reports it in the
- * verifier's health line until it is back, and creates it again as at start ({@link
- * ResultsTopic#ensure}): the blocked verdicts are then delivered, and so are the sends that were
- * retrying. The verdicts the deleted topic held are gone from it; the report aggregation's store
- * and the report topic keep what it had aggregated of them. Thread-safe; one daemon thread.
+ * {@code MissingSourceTopicException}. Every {@code results.topic.check.ms} (2 s) this lists the
+ * topics (one cheap metadata call) and, when the results topic is gone, logs an error naming it,
+ * reports it in the verifier's health line until it is back, and creates it again as at start
+ * ({@link ResultsTopic#ensure}): the blocked verdicts are then delivered, and so are the sends that
+ * were retrying. The verdicts the deleted topic held are gone from it; the report aggregation's
+ * store and the report topic keep what it had aggregated of them. Thread-safe; one daemon thread.
  */
 final class ResultsTopicWatch implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ResultsTopicWatch.class);
-
-  /** How often the topic is looked for: well within the producer's 60 s {@code max.block.ms}. */
-  static final Duration PERIOD = Duration.ofSeconds(2);
 
   private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
 
@@ -41,9 +38,12 @@ final class ResultsTopicWatch implements AutoCloseable {
   private final AtomicReference<String> missing = new AtomicReference<>();
   private final AtomicLong recreated = new AtomicLong();
   private final Object present = new Object();
+  private final Duration period;
+  private volatile boolean released;
 
-  private ResultsTopicWatch(VerifierSettings settings) {
+  private ResultsTopicWatch(VerifierSettings settings, Duration period) {
     this.settings = settings;
+    this.period = period;
     Map<String, Object> config = settings.clientSettings("admin.");
     config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
     this.admin = Admin.create(config);
@@ -56,11 +56,14 @@ final class ResultsTopicWatch implements AutoCloseable {
             });
   }
 
-  /** Starts looking for the settings' results topic every {@link #PERIOD}. */
-  static ResultsTopicWatch start(VerifierSettings settings) {
-    ResultsTopicWatch watch = new ResultsTopicWatch(settings);
+  /**
+   * Starts looking for the settings' results topic every {@code period} ({@code
+   * results.topic.check.ms}, well within the producer's 60 s {@code max.block.ms}).
+   */
+  static ResultsTopicWatch start(VerifierSettings settings, Duration period) {
+    ResultsTopicWatch watch = new ResultsTopicWatch(settings, period);
     watch.scheduler.scheduleWithFixedDelay(
-        watch::check, PERIOD.toMillis(), PERIOD.toMillis(), TimeUnit.MILLISECONDS);
+        watch::check, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
     return watch;
   }
 
@@ -116,17 +119,18 @@ final class ResultsTopicWatch implements AutoCloseable {
 
   /**
    * Waits at most {@code timeout} for the next look to find the topic in place (a report
-   * aggregation thread that stopped on the missing topic waits here before it is replaced).
+   * aggregation thread that stopped on the missing topic waits here before it is replaced), or
+   * until {@link #release}.
    */
   void awaitPresent(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
-    while (!exists()) {
+    while (!released && !exists()) {
       long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
       if (left <= 0) {
         return;
       }
       synchronized (present) {
-        present.wait(Math.max(1, Math.min(left, PERIOD.toMillis())));
+        present.wait(Math.max(1, Math.min(left, period.toMillis())));
       }
     }
   }
@@ -145,8 +149,17 @@ final class ResultsTopicWatch implements AutoCloseable {
     }
   }
 
+  /** Ends every wait of {@link #awaitPresent} (the verifier closes). */
+  void release() {
+    released = true;
+    synchronized (present) {
+      present.notifyAll();
+    }
+  }
+
   @Override
   public void close() {
+    release();
     scheduler.shutdownNow();
     admin.close(CALL_TIMEOUT);
   }

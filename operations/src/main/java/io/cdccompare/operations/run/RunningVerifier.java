@@ -50,7 +50,7 @@ public final class RunningVerifier implements AutoCloseable {
   private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
   /** Longest a report aggregation thread that found its source topic missing waits for it. */
-  private static final Duration MISSING_TOPIC_WAIT = Duration.ofSeconds(20);
+  private static final Duration MISSING_TOPIC_WAIT = Duration.ofSeconds(60);
 
   private final VerifierSettings settings;
   private final MeterRegistry registry;
@@ -60,6 +60,7 @@ public final class RunningVerifier implements AutoCloseable {
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile ResultsTopicWatch watch;
   private volatile boolean closing;
+  private final AtomicReference<String> reportWaiting = new AtomicReference<>();
 
   private RunningVerifier(VerifierSettings settings, MeterRegistry registry) {
     this.settings = settings;
@@ -98,7 +99,7 @@ public final class RunningVerifier implements AutoCloseable {
     KafkaProbe.requireReachable(
         config.bootstrapServers(), config.withPrefix("admin."), KafkaProbe.DEFAULT_TIMEOUT);
     ResultsTopic.ensure(settings);
-    verifier.watch = ResultsTopicWatch.start(settings);
+    verifier.watch = ResultsTopicWatch.start(settings, config.resultsTopicCheck());
     try {
       Path stateDir = config.stateDir().resolve(settings.applicationId());
       Properties verify = VerifyTopologyFactory.streamsProperties(settings);
@@ -181,10 +182,18 @@ public final class RunningVerifier implements AutoCloseable {
         settings.target(),
         settings.resultsTopic(),
         e.getMessage());
+    reportWaiting.set(
+        "target "
+            + settings.target()
+            + ": the report aggregation waits for results topic "
+            + settings.resultsTopic()
+            + " (missing: deleted while the verifier ran?)");
     try {
       watch.awaitPresent(MISSING_TOPIC_WAIT);
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
+    } finally {
+      reportWaiting.set(null);
     }
     return StreamThreadExceptionResponse.REPLACE_THREAD;
   }
@@ -240,6 +249,9 @@ public final class RunningVerifier implements AutoCloseable {
    */
   public void close(Duration timeout) {
     closing = true;
+    if (watch != null) {
+      watch.release();
+    }
     // the watch goes on while the applications close: a producer blocked on a deleted results
     // topic is released when the topic is back, and its application then closes in time
     apps.forEach(
@@ -257,9 +269,10 @@ public final class RunningVerifier implements AutoCloseable {
 
   /**
    * Why this verifier is not healthy, in one line, or empty while it is: an application stopped by
-   * itself (a poison record, a resync needed: the line names them) or is no longer running. Before
-   * it runs the first time (partitions being assigned) it is healthy. Thread-safe: {@code /health}
-   * and the {@code verifier.healthy} gauge ask it.
+   * itself (a poison record, a resync needed: the line names them) or is no longer running, or the
+   * results topic is missing (the line names it) while it is created again. Before it runs the
+   * first time (partitions being assigned) it is healthy. Thread-safe: {@code /health} and the
+   * {@code verifier.healthy} gauge ask it.
    */
   public Optional<String> problem() {
     Optional<Throwable> stoppedBy = failure();
@@ -269,6 +282,10 @@ public final class RunningVerifier implements AutoCloseable {
     String topicMissing = watch == null ? null : watch.problem();
     if (topicMissing != null) {
       return Optional.of(topicMissing);
+    }
+    String waiting = reportWaiting.get();
+    if (waiting != null) {
+      return Optional.of(waiting);
     }
     for (KafkaStreams app : apps) {
       KafkaStreams.State state = app.state();
