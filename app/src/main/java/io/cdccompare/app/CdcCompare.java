@@ -57,21 +57,29 @@ public final class CdcCompare implements Runnable {
     return cli;
   }
 
-  /**
-   * A failure is one clear line on standard error; the stack trace is logged. Bad configuration
-   * exits 2, a resync needed (RESYNC_NEEDED) 4, anything else 1.
-   */
+  /** A failure is one clear line on standard error; the stack trace is logged. */
   private static int reportFailure(
       Exception e, CommandLine cli, CommandLine.ParseResult parseResult) {
     PrintWriter err = cli.getErr();
     err.println("cdc-compare: " + oneLine(e));
     err.flush();
     org.slf4j.LoggerFactory.getLogger(CdcCompare.class).debug("command failed", e);
+    return exitCode(e);
+  }
+
+  /**
+   * The exit code of a command that failed with {@code e}: bad configuration 2; a resync needed
+   * (RESYNC_NEEDED: an incremental run whose changes are gone) or a source table that changed
+   * during the run (SCHEMA_DRIFT: {@code compare run} stopped naming the table and column) 4, as
+   * the README's exit-code table says; anything else 1.
+   */
+  static int exitCode(Exception e) {
     if (e instanceof org.apache.kafka.common.config.ConfigException) {
       return ExitCode.USAGE.code();
     }
-    if (e instanceof CdcCompareException c && c.code() == ErrorCode.RESYNC_NEEDED) {
-      return ExitCode.UNVERIFIABLE.code(); // e.g. an incremental run whose changes are gone
+    if (e instanceof CdcCompareException c
+        && (c.code() == ErrorCode.RESYNC_NEEDED || c.code() == ErrorCode.SCHEMA_DRIFT)) {
+      return ExitCode.UNVERIFIABLE.code();
     }
     return ExitCode.FAILURE.code();
   }

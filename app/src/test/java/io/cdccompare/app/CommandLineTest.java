@@ -2,6 +2,8 @@ package io.cdccompare.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cdccompare.core.stream.CdcCompareException;
+import io.cdccompare.core.stream.ErrorCode;
 import io.cdccompare.operations.ExitCode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -47,6 +49,23 @@ class CommandLineTest {
     assertThat(run("alerts", "-c", "/nonexistent/t.properties", "--webhook", "http://h/x"))
         .isEqualTo(ExitCode.USAGE.code());
     assertThat(err.toString()).contains("/nonexistent/t.properties");
+  }
+
+  @Test
+  void aSchemaDriftStopExitsFourLikeAResyncNeededAndAnotherFailureExitsOne() {
+    // Given the errors compare run stops with
+    CdcCompareException drift =
+        new CdcCompareException(
+            ErrorCode.SCHEMA_DRIFT,
+            "table public.items changed on the source during run r: column 'r' is now float8");
+    CdcCompareException resync =
+        new CdcCompareException(ErrorCode.RESYNC_NEEDED, "the table topic no longer holds them");
+
+    // Then schema drift exits 4 (the README's exit-code table), as a resync needed does
+    assertThat(CdcCompare.exitCode(drift)).isEqualTo(ExitCode.UNVERIFIABLE.code()).isEqualTo(4);
+    assertThat(CdcCompare.exitCode(resync)).isEqualTo(ExitCode.UNVERIFIABLE.code());
+    assertThat(CdcCompare.exitCode(new IllegalStateException("schema drift in the message")))
+        .isEqualTo(ExitCode.FAILURE.code());
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.cdccompare.producer.compare;
 
 import io.cdccompare.core.chunk.ChunkSampling;
 import io.cdccompare.core.compare.ChunkPacing;
+import io.cdccompare.core.stream.CdcCompareException;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.producer.compare.ChunkNotes.Open;
 import io.cdccompare.producer.compare.ChunkReader.ChunkScan;
@@ -16,6 +17,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -182,7 +184,17 @@ final class TableCompare {
                     after));
         listener.opened(table, chunk);
         long opened = System.nanoTime();
-        ChunkScan read = reader.read(after, slice);
+        ChunkScan read;
+        try {
+          read = reader.read(after, slice);
+        } catch (SQLException e) {
+          Optional<CdcCompareException> drift =
+              SourceSchemaChange.afterFailedRead(run.catalog(), plan, runId, chunk, e);
+          if (drift.isPresent()) {
+            throw drift.get();
+          }
+          throw e;
+        }
         long readDone = System.nanoTime();
         if (run.closer().closing()) {
           times.close += counts.add(run.closer().awaitClosed(), run.progress());

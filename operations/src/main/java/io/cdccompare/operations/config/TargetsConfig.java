@@ -47,6 +47,7 @@ public final class TargetsConfig extends ConnectionConfig {
   public static final String REPORT_TOPIC = CompareTopics.REPORT_KEY;
   public static final String ALERTS_TOPIC = CompareTopics.ALERTS_KEY;
   public static final String REPORT_AGGREGATE = "report.aggregate";
+  public static final String RESULTS_TOPIC_CHECK_MS = "results.topic.check.ms";
   public static final String SLOT_NAME = "slot.name";
   public static final String STATE_DIR = "state.dir";
   public static final String EXPLAIN_MASK = "explain.mask";
@@ -158,6 +159,14 @@ public final class TargetsConfig extends ConnectionConfig {
               Importance.MEDIUM,
               "Whether verify also runs an instance of the report aggregation"
                   + " (application <prefix>-compare-report; instances share the work).")
+          .define(
+              RESULTS_TOPIC_CHECK_MS,
+              Type.LONG,
+              2_000L,
+              Range.between(100L, 50_000L),
+              Importance.LOW,
+              "How often a running verifier looks for its results topic, to create it again when"
+                  + " it was deleted (below the producer's 60 s max.block.ms).")
           .define(
               SLOT_NAME,
               Type.STRING,
@@ -279,6 +288,11 @@ public final class TargetsConfig extends ConnectionConfig {
 
   public boolean reportAggregate() {
     return values.getBoolean(REPORT_AGGREGATE);
+  }
+
+  /** How often a running verifier looks for its results topic ({@code results.topic.check.ms}). */
+  public Duration resultsTopicCheck() {
+    return Duration.ofMillis(values.getLong(RESULTS_TOPIC_CHECK_MS));
   }
 
   /** The Kafka Streams state directory of the apps this file runs. */

@@ -32,6 +32,7 @@ import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.MissingSourceTopicException;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,11 +42,16 @@ import org.slf4j.LoggerFactory;
  * unless disabled, an instance of the report aggregation (every instance of {@code
  * <prefix>-compare-report} shares the work through the Streams group). Topics they need are created
  * first. A stream thread that fails stops its application; {@link #awaitStop} returns the failure.
- * Thread-safe.
+ * The results topic is kept in place while it runs ({@link ResultsTopicWatch}): deleted, it is
+ * created again, and a report aggregation thread that stopped on it missing is replaced once it is
+ * back instead of stopping the verifier. Thread-safe.
  */
 public final class RunningVerifier implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RunningVerifier.class);
   private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+
+  /** Longest a report aggregation thread that found its source topic missing waits for it. */
+  private static final Duration MISSING_TOPIC_WAIT = Duration.ofSeconds(60);
 
   private final VerifierSettings settings;
   private final MeterRegistry registry;
@@ -53,6 +59,9 @@ public final class RunningVerifier implements AutoCloseable {
   private final List<KafkaStreamsMetrics> appMetrics = new ArrayList<>();
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
   private final CountDownLatch stopped = new CountDownLatch(1);
+  private volatile ResultsTopicWatch watch;
+  private volatile boolean closing;
+  private final AtomicReference<String> reportWaiting = new AtomicReference<>();
 
   private RunningVerifier(VerifierSettings settings, MeterRegistry registry) {
     this.settings = settings;
@@ -91,24 +100,31 @@ public final class RunningVerifier implements AutoCloseable {
     KafkaProbe.requireReachable(
         config.bootstrapServers(), config.withPrefix("admin."), KafkaProbe.DEFAULT_TIMEOUT);
     ResultsTopic.ensure(settings);
-    Path stateDir = config.stateDir().resolve(settings.applicationId());
-    Properties verify = VerifyTopologyFactory.streamsProperties(settings);
-    verify.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("verify").toString());
-    int threads = StreamThreads.setDefault(settings, verify);
-    LOG.info("target={} verifier runs {} stream threads", settings.target(), threads);
-    verifier.add(
-        VerifyTopologyFactory.build(settings, new VerifierMeters(registry, settings.target())),
-        verify);
-    if (aggregateReport) {
-      ReportConfig report = config.reportConfig();
-      ReportTopics.ensure(report, config.bootstrapServers(), config.withPrefix("admin."));
-      Properties props = new Properties();
-      props.putAll(config.streamsProperties());
-      props.putAll(report.streamsProperties(config.bootstrapServers()));
-      props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("report").toString());
-      verifier.add(ReportTopologyFactory.build(report), props);
+    verifier.watch = ResultsTopicWatch.start(settings, config.resultsTopicCheck());
+    try {
+      Path stateDir = config.stateDir().resolve(settings.applicationId());
+      Properties verify = VerifyTopologyFactory.streamsProperties(settings);
+      verify.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("verify").toString());
+      int threads = StreamThreads.setDefault(settings, verify);
+      LOG.info("target={} verifier runs {} stream threads", settings.target(), threads);
+      verifier.add(
+          VerifyTopologyFactory.build(settings, new VerifierMeters(registry, settings.target())),
+          verify,
+          false);
+      if (aggregateReport) {
+        ReportConfig report = config.reportConfig();
+        ReportTopics.ensure(report, config.bootstrapServers(), config.withPrefix("admin."));
+        Properties props = new Properties();
+        props.putAll(config.streamsProperties());
+        props.putAll(report.streamsProperties(config.bootstrapServers()));
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("report").toString());
+        verifier.add(ReportTopologyFactory.build(report), props, true);
+      }
+      verifier.apps.forEach(KafkaStreams::start);
+    } catch (Exception | Error e) {
+      verifier.watch.close();
+      throw e;
     }
-    verifier.apps.forEach(KafkaStreams::start);
     return verifier;
   }
 
@@ -126,10 +142,17 @@ public final class RunningVerifier implements AutoCloseable {
     }
   }
 
-  private void add(Topology topology, Properties props) {
+  /**
+   * @param readsResults the report aggregation, whose stream thread stopped by a missing source
+   *     topic (the results topic deleted) is replaced once the topic is back
+   */
+  private void add(Topology topology, Properties props, boolean readsResults) {
     KafkaStreams app = new KafkaStreams(topology, props);
     app.setUncaughtExceptionHandler(
         e -> {
+          if (readsResults && !closing && missingSourceTopic(e)) {
+            return replaceOnceResultsTopicIsBack(e);
+          }
           failure.compareAndSet(null, e);
           stopped.countDown();
           return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
@@ -144,6 +167,38 @@ public final class RunningVerifier implements AutoCloseable {
     metrics.bindTo(registry);
     appMetrics.add(metrics);
     apps.add(app);
+  }
+
+  private static boolean missingSourceTopic(Throwable e) {
+    for (Throwable c = e; c != null; c = c.getCause()) {
+      if (c instanceof MissingSourceTopicException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private StreamThreadExceptionResponse replaceOnceResultsTopicIsBack(Throwable e) {
+    LOG.error(
+        "target={} topic={} the report aggregation found its source topic missing ({}): its"
+            + " stream thread is replaced once the results topic is back",
+        settings.target(),
+        settings.resultsTopic(),
+        e.getMessage());
+    reportWaiting.set(
+        "target "
+            + settings.target()
+            + ": the report aggregation waits for results topic "
+            + settings.resultsTopic()
+            + " (missing: deleted while the verifier ran?)");
+    try {
+      watch.awaitPresent(MISSING_TOPIC_WAIT);
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+    } finally {
+      reportWaiting.set(null);
+    }
+    return StreamThreadExceptionResponse.REPLACE_THREAD;
   }
 
   public VerifierSettings settings() {
@@ -196,6 +251,12 @@ public final class RunningVerifier implements AutoCloseable {
    * partitions (found by the soak, docs/faults.md).
    */
   public void close(Duration timeout) {
+    closing = true;
+    if (watch != null) {
+      watch.release();
+    }
+    // the watch goes on while the applications close: a producer blocked on a deleted results
+    // topic is released when the topic is back, and its application then closes in time
     apps.forEach(
         a ->
             a.close(
@@ -203,19 +264,31 @@ public final class RunningVerifier implements AutoCloseable {
                         CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                     .withTimeout(timeout)));
     appMetrics.forEach(KafkaStreamsMetrics::close);
+    if (watch != null) {
+      watch.close();
+    }
     stopped.countDown();
   }
 
   /**
    * Why this verifier is not healthy, in one line, or empty while it is: an application stopped by
-   * itself (a poison record, a resync needed: the line names them) or is no longer running. Before
-   * it runs the first time (partitions being assigned) it is healthy. Thread-safe: {@code /health}
-   * and the {@code verifier.healthy} gauge ask it.
+   * itself (a poison record, a resync needed: the line names them) or is no longer running, or the
+   * results topic is missing (the line names it) while it is created again. Before it runs the
+   * first time (partitions being assigned) it is healthy. Thread-safe: {@code /health} and the
+   * {@code verifier.healthy} gauge ask it.
    */
   public Optional<String> problem() {
     Optional<Throwable> stoppedBy = failure();
     if (stoppedBy.isPresent()) {
       return Optional.of(reason(stoppedBy.get()));
+    }
+    String topicMissing = watch == null ? null : watch.problem();
+    if (topicMissing != null) {
+      return Optional.of(topicMissing);
+    }
+    String waiting = reportWaiting.get();
+    if (waiting != null) {
+      return Optional.of(waiting);
     }
     for (KafkaStreams app : apps) {
       KafkaStreams.State state = app.state();
