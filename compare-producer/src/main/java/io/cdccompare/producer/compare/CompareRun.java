@@ -145,16 +145,16 @@ public final class CompareRun {
    *
    * @throws ConfigException for a table, column, key or topic the configuration gets wrong
    * @throws SQLException naming the task, the source database and the run to resume when the
-   *     connection to the source is lost (a source restart): the run stops, its closed chunks stay
-   *     closed, and running it again resumes after the last of them
+   *     connection to the source is lost once the run started (a source restart): the run stops,
+   *     its closed chunks stay closed, and running it again resumes after the last of them
    */
   public Summary run() throws Exception {
     try {
       return runTask();
     } catch (Exception e) {
       java.util.Optional<SQLException> lost = LostSourceConnection.in(e);
-      if (lost.isEmpty()) {
-        throw e;
+      if (lost.isEmpty() || taskRunId == null) {
+        throw e; // before the run started, a refused connection says so itself
       }
       throw LostSourceConnection.describe(
           config.taskName(), config.source(), taskRunId, lost.get(), e);

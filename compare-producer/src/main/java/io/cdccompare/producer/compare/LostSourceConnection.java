@@ -29,17 +29,9 @@ final class LostSourceConnection {
     return sqlState != null && (sqlState.startsWith("08") || sqlState.startsWith("57P"));
   }
 
-  /**
-   * The run's failure named: task, source database and what a rerun does.
-   *
-   * @param runId the run that was going on, or null when it had not started
-   */
+  /** The run's failure named: the task, the source database and the run a rerun resumes. */
   static SQLException describe(
       String task, SourceDatabase source, String runId, SQLException lost, Throwable failure) {
-    String rerun =
-        runId == null
-            ? "run the task again"
-            : "run the task again: it resumes run " + runId + " after its last closed chunk";
     return new SQLException(
         "task "
             + task
@@ -53,8 +45,9 @@ final class LostSourceConnection {
             + lost.getSQLState()
             + " "
             + String.valueOf(lost.getMessage()).strip()
-            + "); "
-            + rerun,
+            + "); run the task again: it resumes run "
+            + runId
+            + " after its last closed chunk",
         lost.getSQLState(),
         failure);
   }

@@ -52,13 +52,4 @@ class LostSourceConnectionTest {
     assertThat(named.getSQLState()).isEqualTo("08003");
     assertThat(named.getCause()).isSameAs(failure);
   }
-
-  @Test
-  void beforeTheRunStartedItSaysToRunAgain() {
-    SQLException refused = new SQLException("the database system is starting up", "57P03");
-
-    assertThat(
-            LostSourceConnection.describe("nightly", SOURCE, null, refused, refused).getMessage())
-        .endsWith("(57P03 the database system is starting up); run the task again");
-  }
 }
