@@ -72,6 +72,7 @@ public final class CompareRun {
   private final CompareMeters meters;
   private volatile boolean stopping;
   private volatile ChunkListener listener = (table, chunk) -> {};
+  private volatile String taskRunId;
 
   /**
    * Called after a chunk's OPEN note is committed and before the chunk is read, on the run's
@@ -143,8 +144,24 @@ public final class CompareRun {
    * Runs the task to its end or until {@link #stop()}.
    *
    * @throws ConfigException for a table, column, key or topic the configuration gets wrong
+   * @throws SQLException naming the task, the source database and the run to resume when the
+   *     connection to the source is lost once the run started (a source restart): the run stops,
+   *     its closed chunks stay closed, and running it again resumes after the last of them
    */
   public Summary run() throws Exception {
+    try {
+      return runTask();
+    } catch (Exception e) {
+      java.util.Optional<SQLException> lost = LostSourceConnection.in(e);
+      if (lost.isEmpty() || taskRunId == null) {
+        throw e; // before the run started, a refused connection says so itself
+      }
+      throw LostSourceConnection.describe(
+          config.taskName(), config.source(), taskRunId, lost.get(), e);
+    }
+  }
+
+  private Summary runTask() throws Exception {
     String task = config.taskName();
     try (Connection catalog = config.source().connect("cdc-compare-task-" + task);
         Connection scan = config.source().connect("cdc-compare-scan-" + task, SCAN_DRIVER);
@@ -168,6 +185,7 @@ public final class CompareRun {
       }
       positions.ensureTables();
       RunStart start = start(positions, plans);
+      taskRunId = start.taskRunId();
       ExecutorService hashing = thread("compare-hash-" + task);
       try (VerdictFlow flow = flow(config);
           KafkaProducer<String, HashRecord> producer = producer(config, maxRecordBytes);

@@ -210,7 +210,7 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
       partitionMeters.lagMillis.set(Math.max(0, clock.millis() - record.timestamp()));
     }
     if (decoded instanceof StreamRecord.Change change) {
-      openChunks.changed(at.topic(), at.partition(), change.change().key());
+      openChunks.changed(at.topic(), at.partition(), at.offset(), change.change().key());
       if (settings.verifyOnly()) {
         store.pass(position);
       } else {
@@ -220,11 +220,11 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
         store.applyPending();
       }
     } else if (decoded instanceof StreamRecord.Tombstone tombstone) {
-      openChunks.changed(at.topic(), at.partition(), tombstone.key());
+      openChunks.changed(at.topic(), at.partition(), at.offset(), tombstone.key());
       store.pass(position);
     } else if (decoded instanceof StreamRecord.Note note) {
       if (note.marker().getPhase() == MarkerPhase.OPEN) {
-        openChunks.open(at.topic(), at.partition(), note.marker());
+        openChunks.open(at.topic(), at.partition(), at.offset(), note.marker());
         store.pass(position);
       } else {
         close(source, note.marker(), position, record.timestamp());

@@ -30,6 +30,12 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code C/<topic>/<partition>/<chunk id>} → the task name: the chunk is open;
  *   <li>{@code K/<topic>/<partition>/<chunk id>/<encoded key>} → empty: the key changed while the
  *       chunk was open;
+ *   <li>{@code O/<topic>/<partition>/<chunk id>} → the offset of the chunk's OPEN marker: a change
+ *       at an offset below it, read again after a restart or a rebalance (from offsets committed
+ *       before the OPEN), was made before the chunk was read and is not in flight (found by {@code
+ *       CompareFaultsIT}: a broker frozen while a chunk was open made the group rebalance, the
+ *       replayed rows of the table put every key of the open chunks in flight, a real difference
+ *       among them). A chunk opened by an older verifier has none: every change counts.
  * </ul>
  *
  * where the chunk id is {@code <task>/<run id>/<chunk>} with {@code %} and {@code /} escaped.
@@ -52,6 +58,9 @@ final class OpenChunks {
   /** Per {@code topic/partition}: task → its open chunks. */
   private final Map<String, Map<String, List<Open>>> open = new HashMap<>();
 
+  /** Per {@code topic/partition/chunk id}: the offset of the chunk's OPEN marker. */
+  private final Map<String, Long> openedAt = new HashMap<>();
+
   /** An open chunk: its id in the store, and the run and number it was read from. */
   private record Open(String id, String run, long chunk) {
     static Open of(String id) {
@@ -71,10 +80,16 @@ final class OpenChunks {
             .add(Open.of(parts[3]));
       }
     }
+    try (KeyValueIterator<String, String> offsets = store.prefixScan("O/", PREFIX)) {
+      while (offsets.hasNext()) {
+        KeyValue<String, String> entry = offsets.next();
+        openedAt.put(entry.key.substring(2), Long.parseLong(entry.value));
+      }
+    }
   }
 
-  /** An OPEN marker: the chunk collects the keys changed from now on. */
-  void open(String topic, int partition, Marker marker) {
+  /** An OPEN marker at {@code offset}: the chunk collects the keys changed after it. */
+  void open(String topic, int partition, long offset, Marker marker) {
     String partitionId = topic + "/" + partition;
     Open opening = Open.of(chunkId(marker));
     List<Open> ofTask =
@@ -97,18 +112,27 @@ final class OpenChunks {
       }
     }
     store.put("C/" + partitionId + "/" + opening.id(), marker.getTask());
+    store.put("O/" + partitionId + "/" + opening.id(), Long.toString(offset));
+    openedAt.put(partitionId + "/" + opening.id(), offset);
     ofTask.add(opening);
   }
 
-  /** A change of {@code key}: in flight for every chunk open in its partition. */
-  void changed(String topic, int partition, String key) {
-    Map<String, List<Open>> byTask = open.get(topic + "/" + partition);
+  /**
+   * A change of {@code key} at {@code offset}: in flight for every chunk open in its partition
+   * whose OPEN marker is before it.
+   */
+  void changed(String topic, int partition, long offset, String key) {
+    String partitionId = topic + "/" + partition;
+    Map<String, List<Open>> byTask = open.get(partitionId);
     if (byTask == null) {
       return;
     }
     for (List<Open> chunks : byTask.values()) {
       for (Open chunk : chunks) {
-        store.put("K/" + topic + "/" + partition + "/" + chunk.id() + "/" + key, "");
+        Long opened = openedAt.get(partitionId + "/" + chunk.id());
+        if (opened == null || offset > opened) {
+          store.put("K/" + partitionId + "/" + chunk.id() + "/" + key, "");
+        }
       }
     }
   }
@@ -156,6 +180,8 @@ final class OpenChunks {
     }
     keys.forEach(store::delete);
     store.delete("C/" + partitionId + "/" + chunk);
+    store.delete("O/" + partitionId + "/" + chunk);
+    openedAt.remove(partitionId + "/" + chunk);
   }
 
   static String chunkId(Marker marker) {
