@@ -99,9 +99,12 @@ public final class Capture implements AutoCloseable {
     meters.tables(config.tables());
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps());
         KafkaClientMetrics producerMetrics = new KafkaClientMetrics(producer);
-        SpecificAvroSerializer<Marker> markers = new SpecificAvroSerializer<>()) {
+        SpecificAvroSerializer<Marker> markers = new SpecificAvroSerializer<>();
+        SpecificAvroSerializer<Alert> alerts = new SpecificAvroSerializer<>()) {
       producerMetrics.bindTo(meters.registry());
       markers.configure(registryProps(), false);
+      alerts.configure(registryProps(), false);
+      byte[] alertKey = config.engineName().getBytes(java.nio.charset.StandardCharsets.UTF_8);
       JsonConverter values = new JsonConverter();
       values.configure(Map.of("schemas.enable", "true", "decimal.format", "NUMERIC"), false);
       ChangeRouter router =
@@ -112,6 +115,11 @@ public final class Capture implements AutoCloseable {
               values,
               MarkerEnvelope.serializer(markers),
               CaptureNotices.topic(config.topicPrefix()),
+              alert ->
+                  new ProducerRecord<>(
+                      config.alertsTopic(),
+                      alertKey,
+                      alerts.serialize(config.alertsTopic(), alert)),
               meters);
       AtomicReference<Throwable> failure = new AtomicReference<>();
       DebeziumEngine<RecordChangeEvent<SourceRecord>> built =

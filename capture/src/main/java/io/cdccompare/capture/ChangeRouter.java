@@ -7,6 +7,8 @@ import io.cdccompare.core.stream.KeyPartitioner;
 import io.cdccompare.core.stream.SourcePosition;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.events.EventKeyEncoder;
+import io.cdccompare.schemas.avro.Alert;
+import io.cdccompare.schemas.avro.AlertCode;
 import io.cdccompare.schemas.avro.Marker;
 import io.cdccompare.source.Failpoint;
 import io.cdccompare.source.NoteTable;
@@ -15,9 +17,12 @@ import io.cdccompare.source.TopicLayout;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -56,6 +61,7 @@ final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   private final JsonConverter notices;
   private final String noticesTopic;
   private final Serializer<Marker> markers;
+  private final Function<Alert, ProducerRecord<byte[], byte[]>> alerts;
   private final CaptureMeters meters;
   private final AtomicReference<Exception> sendFailure = new AtomicReference<>();
 
@@ -66,8 +72,10 @@ final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEv
       JsonConverter values,
       Serializer<Marker> markers,
       String noticesTopic,
+      Function<Alert, ProducerRecord<byte[], byte[]>> alerts,
       CaptureMeters meters) {
     this.layout = layout;
+    this.alerts = alerts;
     this.meters = meters;
     this.keys = Map.copyOf(keys);
     this.producer = producer;
@@ -151,6 +159,52 @@ final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     send(new ProducerRecord<>(noticesTopic, 0, key, value));
   }
 
+  /**
+   * A note row that is no well-formed note (written by hand, or by a broken writer): no marker is
+   * written and the capture goes on, because the note is cdc-compare's own bookkeeping, not a
+   * change of a replicated table, and stopping would stop every table's replication (and stop again
+   * at the same row after each restart). The chunk it names gets no verdict, which the report
+   * shows. Named in one error line and an UNVERIFIABLE alert with the row's source position.
+   */
+  private void refuse(Struct row, SourcePosition position, RuntimeException malformed) {
+    String task = field(row, Note.TASK);
+    String table = field(row, Note.TABLE_SCHEMA) + "." + field(row, Note.TABLE_NAME);
+    String message =
+        "note of task "
+            + task
+            + " on table "
+            + table
+            + " (run "
+            + field(row, Note.RUN_ID)
+            + ", chunk "
+            + field(row, Note.CHUNK)
+            + ", phase "
+            + field(row, Note.PHASE)
+            + ") at source lsn "
+            + position.lsn()
+            + " is malformed: "
+            + malformed.getMessage()
+            + "; no marker written, the chunk it names cannot be verified";
+    LOG.error("{}", message);
+    send(
+        alerts.apply(
+            Alert.newBuilder()
+                .setCode(AlertCode.UNVERIFIABLE)
+                .setOrigin("capture")
+                .setTask(task)
+                .setRunId(field(row, Note.RUN_ID))
+                .setTable(table)
+                .setMessage(message)
+                .setRaisedAt(Instant.now())
+                .build()));
+  }
+
+  /** A note row's column as text, null when absent or null. */
+  private static String field(Struct row, String column) {
+    Object value = row.schema().field(column) == null ? null : row.get(column);
+    return value == null ? null : value.toString();
+  }
+
   private void routeChange(
       TableName table, SourceRecord record, String op, SourcePosition position, boolean resent) {
     String topic = layout.topicOf(table);
@@ -172,22 +226,36 @@ final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     if (row == null) {
       return; // a deleted note row is no note
     }
-    Note note = NoteMarkers.read(row);
-    TableName noted = note.table();
-    if (!layout.topics().containsKey(noted)) {
-      LOG.error(
-          "note task={} names table={} which this capture does not capture; no marker written",
-          note.task(),
-          noted);
+    Note note;
+    List<Marker> copies;
+    List<byte[]> values = new ArrayList<>();
+    try {
+      note = NoteMarkers.read(row);
+      if (!layout.topics().containsKey(note.table())) {
+        LOG.error(
+            "note task={} names table={} which this capture does not capture; no marker written",
+            note.task(),
+            note.table());
+        return;
+      }
+      String topic = layout.topicOf(note.table());
+      copies = NoteMarkers.markers(note, topic, layout.partitions(), position);
+      for (Marker marker : copies) {
+        values.add(markers.serialize(topic, marker));
+      }
+    } catch (RuntimeException malformed) {
+      refuse(row, position, malformed);
       return;
     }
+    TableName noted = note.table();
     String topic = layout.topicOf(noted);
-    List<Marker> copies = NoteMarkers.markers(note, topic, layout.partitions(), position);
-    for (Marker marker : copies) {
+    for (int i = 0; i < copies.size(); i++) {
+      Marker marker = copies.get(i);
       RecordHeaders headers = headers(position, "m");
       headers.add(Note.MARKER_HEADER, marker.getPhase().name().getBytes(StandardCharsets.UTF_8));
-      byte[] value = markers.serialize(topic, marker);
-      send(new ProducerRecord<byte[], byte[]>(topic, marker.getPartition(), null, value, headers));
+      send(
+          new ProducerRecord<byte[], byte[]>(
+              topic, marker.getPartition(), null, values.get(i), headers));
     }
     meters.table(noted).markers.increment();
     LOG.debug(

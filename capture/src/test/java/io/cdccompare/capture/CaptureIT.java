@@ -15,6 +15,8 @@ import io.cdccompare.core.table.TableName;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.WithEmbedded;
+import io.cdccompare.schemas.avro.Alert;
+import io.cdccompare.schemas.avro.AlertCode;
 import io.cdccompare.schemas.avro.Marker;
 import io.cdccompare.schemas.avro.MarkerPhase;
 import io.cdccompare.schemas.serde.MarkerEnvelope;
@@ -160,6 +162,83 @@ class CaptureIT {
           assertThat(marker.getHashRecords().get(0).getOffset()).isEqualTo(7);
         }
       }
+    }
+  }
+
+  @Test
+  void aMalformedNoteIsNamedWithAnAlertNoMarkerIsWrittenAndTheCaptureGoesOn(EmbeddedEnvironment env)
+      throws Exception {
+    // Given a capture of a table
+    CaptureFixture f = new CaptureFixture(env);
+    f.sql("CREATE TABLE orders (id bigint PRIMARY KEY, amount numeric(10,2))");
+    String topic = TopicLayout.topicName(f.prefix, new TableName("public", "orders"));
+    Map<String, String> config = f.captureConfig("public.orders");
+    String alertsTopic = CaptureConfig.of(config).alertsTopic();
+    try (CaptureFixture.Running capture = f.start(config)) {
+
+      // When a note is written by hand with a malformed body (hash_locations is no JSON), and
+      // after it 10 changes and a well-formed note
+      f.sql("INSERT INTO orders SELECT g, g * 1.5 FROM generate_series(1, 5) g");
+      f.sql(
+          "INSERT INTO repi.validatetables (task, table_schema, table_name, run_id, chunk, phase,"
+              + " deep, first_key, last_key, chunk_rows, compared_rows, hashes_topic, hash_locations,"
+              + " column_fingerprint) VALUES ('by-hand', 'public', 'orders', 'run-x', 4, 'CLOSE',"
+              + " 100, '1', '5', 5, 5, 'h', '{oops', 'fp')");
+      f.sql("INSERT INTO orders SELECT g, g * 1.5 FROM generate_series(6, 15) g");
+      f.sql(
+          "INSERT INTO repi.validatetables (task, table_schema, table_name, run_id, chunk, phase,"
+              + " deep, first_key, last_key, chunk_rows, compared_rows, hashes_topic, hash_locations,"
+              + " column_fingerprint) VALUES ('t', 'public', 'orders', 'run-1', 1, 'CLOSE', 100,"
+              + " '1', '15', 15, 15, 'h', '[]', 'fp')");
+
+      // Then an alert names the note and the column at fault, with its source position
+      List<ConsumerRecord<byte[], byte[]>> alerts = f.read(alertsTopic, r -> r.size() >= 1);
+      try (SpecificAvroDeserializer<Alert> read = new SpecificAvroDeserializer<>()) {
+        read.configure(
+            Map.of(
+                "schema.registry.url",
+                env.registry().confluentApiUrl(),
+                SpecificAvroDeserializer.VALUE_TYPE,
+                Alert.class.getName()),
+            false);
+        Alert alert = read.deserialize(alertsTopic, alerts.get(0).value());
+        assertThat(alert.getCode()).isEqualTo(AlertCode.UNVERIFIABLE);
+        assertThat(alert.getOrigin()).isEqualTo("capture");
+        assertThat(alert.getTask()).isEqualTo("by-hand");
+        assertThat(alert.getTable()).isEqualTo("public.orders");
+        assertThat(alert.getMessage())
+            .contains(
+                "note of task by-hand on table public.orders (run run-x, chunk 4, phase CLOSE)")
+            .contains("hash_locations")
+            .contains("at source lsn ")
+            .contains("no marker written");
+        assertThat(alerts).hasSize(1);
+      }
+
+      // and the capture goes on: every change after it arrives, and only the well-formed note
+      // became markers (one per partition, of run-1)
+      List<ConsumerRecord<byte[], byte[]>> records =
+          f.read(
+              topic,
+              r -> count(r, CaptureFixture::isMarker) >= 3 && count(r, x -> !isMarker(x)) >= 15);
+      assertThat(count(records, r -> !isMarker(r))).isEqualTo(15);
+      assertThat(count(records, CaptureFixture::isMarker)).isEqualTo(3);
+      try (SpecificAvroDeserializer<Marker> markers = new SpecificAvroDeserializer<>()) {
+        markers.configure(
+            Map.of(
+                "schema.registry.url",
+                env.registry().confluentApiUrl(),
+                SpecificAvroDeserializer.VALUE_TYPE,
+                Marker.class.getName()),
+            false);
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+          if (isMarker(r)) {
+            assertThat(markers.deserialize(topic, MarkerEnvelope.unwrap(r.value())).getRunId())
+                .isEqualTo("run-1");
+          }
+        }
+      }
+      assertThat(capture.run().isDone()).as("the capture still runs").isFalse();
     }
   }
 
