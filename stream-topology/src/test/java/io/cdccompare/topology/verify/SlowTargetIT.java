@@ -1,6 +1,7 @@
 package io.cdccompare.topology.verify;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.cdccompare.capture.CaptureFixture;
@@ -260,6 +261,143 @@ class SlowTargetIT {
               });
       assertThat(p.count()).isEqualTo(ROWS);
       app.requireHealthy();
+    }
+  }
+
+  @Test
+  @SuppressWarnings("try") // the capture runs for the whole try block, unreferenced
+  void aTableLockedOnAMariaDbTargetBeyondTheRetryTimeoutMakesTheChunkUnverifiable()
+      throws Exception {
+    // Given 300 rows applied to a MariaDB target whose statements time out after 1 s, retried 5 s
+    Pipeline p =
+        new Pipeline("mtablelock", env.mariadb(), Duration.ofSeconds(1), Duration.ofSeconds(5));
+    try (CaptureFixture.Running capture = p.startCapture();
+        VerifierApp app = p.startVerifier();
+        ResultsReader results = ResultsReader.of(env, p.settings);
+        Connection locker = p.target.connect(p.database);
+        Connection observer = p.target.connect(p.database)) {
+      p.insertAndAwaitApplied(app);
+
+      // When another session write-locks the target table (InnoDB's reads do not wait for row
+      // locks; a table lock blocks them) and a full compare runs
+      try (Statement s = locker.createStatement()) {
+        s.execute("LOCK TABLES items WRITE");
+      }
+      String runId = p.compare();
+
+      // Then a verify really waits for the table lock (the fault bit)
+      await("a verify waits for the table lock")
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> metadataLockWaits(observer, p.database) > 0);
+      // And once chunk 0's verdict is stored (past the retry timeout) the lock is released
+      await("chunk 0's verdict stored while the table is locked")
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(50))
+          .until(() -> storedVerdicts(observer) >= 1);
+      try (Statement s = locker.createStatement()) {
+        s.execute("UNLOCK TABLES");
+      }
+
+      // Then chunk 0 is UNVERIFIABLE, naming the target, the table, the chunk and both timeouts;
+      // no row of it is judged
+      Map<Long, ChunkResult> verdicts = awaitVerdicts(results, runId, app);
+      ChunkResult first = verdicts.get(0L);
+      assertThat(first.getState()).isEqualTo(ChunkState.UNVERIFIABLE);
+      assertThat(first.getError())
+          .contains("chunk 0 of table public.items")
+          .contains("target slow did not answer the verify of table")
+          .contains("retry.timeout.ms=5000")
+          .contains("statement.timeout.ms=1000")
+          .doesNotContain("\n");
+      assertThat(first.getCounts().getMatched()).isZero();
+      assertThat(first.getFailedKeys()).isEmpty();
+      assertThat(first.getMissedKeys()).isEmpty();
+      assertThat(first.getExtraKeys()).isEmpty();
+      // And the chunks after it are verified, every row matched, the verifier still running
+      for (long chunk = 1; chunk < CHUNKS; chunk++) {
+        assertVerifiedClean(verdicts.get(chunk), 100);
+      }
+      Alert alert = PoisonRecordIT.firstAlert(env, p.settings.alertsTopic());
+      assertThat(alert.getCode()).isEqualTo(AlertCode.UNVERIFIABLE);
+      assertThat(alert.getTarget()).isEqualTo("slow");
+      app.requireHealthy();
+    }
+  }
+
+  @Test
+  @SuppressWarnings("try") // the capture runs for the whole try block, unreferenced
+  void anApplyKeptWaitingOnAMariaDbRowLockBeyondTheRetryTimeoutStopsTheVerifierAndLosesNothing()
+      throws Exception {
+    // Given 300 rows applied to a MariaDB target whose lock waits end after 1 s, retried 4 s
+    Pipeline p =
+        new Pipeline("mrowlong", env.mariadb(), Duration.ofSeconds(1), Duration.ofSeconds(4));
+    try (CaptureFixture.Running capture = p.startCapture();
+        Connection locker = p.target.connect(p.database);
+        Connection observer = p.target.connect(p.database)) {
+      try (VerifierApp app = p.startVerifier()) {
+        p.insertAndAwaitApplied(app);
+
+        // When another session keeps row 50 locked and the source changes it
+        locker.setAutoCommit(false);
+        try (Statement s = locker.createStatement()) {
+          s.executeQuery("SELECT * FROM items WHERE id = 50 FOR UPDATE").close();
+        }
+        p.source.sql("UPDATE items SET name = 'changed' WHERE id = 50");
+
+        // Then the apply waits for the lock (the fault bit), and past the retry timeout the
+        // verifier stops, naming the target and both timeouts; the change is not applied
+        awaitLockWait(observer, Instant.EPOCH);
+        await("the verifier stopped")
+            .atMost(Duration.ofSeconds(60))
+            .untilAsserted(
+                () ->
+                    assertThatThrownBy(app::requireHealthy)
+                        .satisfies(
+                            stopped ->
+                                assertThat(causes(stopped))
+                                    .contains("target slow did not answer the apply of")
+                                    .contains("retry.timeout.ms=4000")
+                                    .contains("statement.timeout.ms=1000")));
+        assertThat(p.name(50)).isEqualTo("item 50");
+      }
+
+      // When the lock is released and the verifier started again
+      locker.rollback();
+      try (VerifierApp again = p.startVerifier()) {
+        // Then the change is applied, once, and nothing else is lost
+        await("the change applied")
+            .atMost(Duration.ofSeconds(60))
+            .untilAsserted(
+                () -> {
+                  again.requireHealthy();
+                  assertThat(p.name(50)).isEqualTo("changed");
+                });
+        assertThat(p.count()).isEqualTo(ROWS);
+      }
+    }
+  }
+
+  /** The messages of {@code failure} and of every exception it was caused by. */
+  private static String causes(Throwable failure) {
+    StringBuilder all = new StringBuilder();
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      all.append(t.getMessage()).append(" | ");
+    }
+    return all.toString();
+  }
+
+  /** Sessions of the MariaDB target waiting for a table's metadata lock in {@code database}. */
+  private static long metadataLockWaits(Connection observer, String database) throws SQLException {
+    try (PreparedStatement s =
+        observer.prepareStatement(
+            "SELECT count(*) FROM information_schema.processlist WHERE db = ?"
+                + " AND state LIKE 'Waiting for table metadata lock%'")) {
+      s.setString(1, database);
+      try (ResultSet rs = s.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
     }
   }
 
