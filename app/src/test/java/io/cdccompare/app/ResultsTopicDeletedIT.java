@@ -20,9 +20,6 @@ import io.cdccompare.schemas.avro.ReportEntry;
 import io.cdccompare.schemas.avro.ReportStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -32,8 +29,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
@@ -94,7 +89,7 @@ class ResultsTopicDeletedIT {
             Admin.create(
                 Map.of(
                     AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, env.kafka().bootstrapServers()));
-        LiveLoad load = new LiveLoad(f)) {
+        LiveLoad load = new LiveLoad(f, 2000, CHANGED_ON_TARGET)) {
       RunningVerifier first = p.verifier("pg", true);
       String topic = first.settings().resultsTopic();
       Uuid before = topicId(admin, topic);
@@ -309,56 +304,5 @@ class ResultsTopicDeletedIT {
             .toList();
     assertThat(entries).as("the report's entries of the run").hasSize(1);
     return entries.get(0);
-  }
-
-  /**
-   * A live load: one thread updating {@code n} of random source rows (never the row changed on the
-   * target), one transaction at a time, from its start until closed.
-   */
-  private static final class LiveLoad implements AutoCloseable {
-    private final AtomicBoolean running = new AtomicBoolean(true);
-    private final AtomicLong done = new AtomicLong();
-    private final Thread thread;
-
-    LiveLoad(CaptureFixture f) {
-      thread =
-          new Thread(
-              () -> {
-                while (running.get()) {
-                  try (Connection c = f.connect();
-                      PreparedStatement update =
-                          c.prepareStatement("UPDATE items SET n = n + 1 WHERE id = ?")) {
-                    while (running.get()) {
-                      int id = ThreadLocalRandom.current().nextInt(1, 2001);
-                      if (String.valueOf(id).equals(CHANGED_ON_TARGET)) {
-                        continue;
-                      }
-                      update.setInt(1, id);
-                      if (update.executeUpdate() == 1) {
-                        done.incrementAndGet();
-                      }
-                      Thread.sleep(5); // pacing of the load, not a synchronisation
-                    }
-                  } catch (SQLException e) {
-                    // go on with a new connection
-                  } catch (InterruptedException e) {
-                    return;
-                  }
-                }
-              },
-              "live-load");
-      thread.setDaemon(true);
-      thread.start();
-    }
-
-    long done() {
-      return done.get();
-    }
-
-    @Override
-    public void close() throws InterruptedException {
-      running.set(false);
-      thread.join(30_000);
-    }
   }
 }

@@ -15,8 +15,6 @@ import io.cdccompare.producer.compare.CompareRun;
 import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.ChunkState;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.EnumSet;
@@ -26,8 +24,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
@@ -72,7 +68,7 @@ class SchemaChangeDuringCompareIT {
       RunningVerifier first = p.verifier("pg", true);
       CompareRun.Summary summary;
       AtomicLong loadAtDdl = new AtomicLong(-1);
-      try (LiveLoad load = new LiveLoad(f)) {
+      try (LiveLoad load = new LiveLoad(f, 2000, CHANGED_ON_TARGET)) {
         try {
           fill(p, INSERT);
 
@@ -141,7 +137,7 @@ class SchemaChangeDuringCompareIT {
         p.pgServer(), p.pgDb(), "ALTER TABLE items ADD COLUMN r real NOT NULL DEFAULT 0");
     try (CaptureFixture.Running capture = f.start("public.items");
         RunningVerifier verifier = p.verifier("pg", true);
-        LiveLoad load = new LiveLoad(f)) {
+        LiveLoad load = new LiveLoad(f, 2000, CHANGED_ON_TARGET)) {
       fill(
           p,
           "INSERT INTO items SELECT g, 'item ' || g, g, g / 10.0 FROM generate_series(1, 2000) g");
@@ -301,61 +297,5 @@ class SchemaChangeDuringCompareIT {
       s.append(c.getMessage()).append(" / ");
     }
     return s.toString();
-  }
-
-  /**
-   * A live load: one thread updating {@code n} of random source rows (never the row changed on the
-   * target), one transaction at a time, from its start until {@link #stop}.
-   */
-  private static final class LiveLoad implements AutoCloseable {
-    private final AtomicBoolean running = new AtomicBoolean(true);
-    private final AtomicLong done = new AtomicLong();
-    private final Thread thread;
-
-    LiveLoad(CaptureFixture f) {
-      thread =
-          new Thread(
-              () -> {
-                while (running.get()) {
-                  try (Connection c = f.connect();
-                      PreparedStatement update =
-                          c.prepareStatement("UPDATE items SET n = n + 1 WHERE id = ?")) {
-                    while (running.get()) {
-                      int id = ThreadLocalRandom.current().nextInt(1, 2001);
-                      if (String.valueOf(id).equals(CHANGED_ON_TARGET)) {
-                        continue;
-                      }
-                      update.setInt(1, id);
-                      if (update.executeUpdate() == 1) {
-                        done.incrementAndGet();
-                      }
-                      Thread.sleep(5);
-                    }
-                  } catch (SQLException e) {
-                    // a statement that met the DDL's lock: go on with a new connection
-                  } catch (InterruptedException e) {
-                    return;
-                  }
-                }
-              },
-              "live-load");
-      thread.setDaemon(true);
-      thread.start();
-    }
-
-    /** Transactions committed so far. */
-    long done() {
-      return done.get();
-    }
-
-    void stop() throws InterruptedException {
-      running.set(false);
-      thread.join(30_000);
-    }
-
-    @Override
-    public void close() throws InterruptedException {
-      stop();
-    }
   }
 }

@@ -201,7 +201,7 @@ final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEv
 
   /** A note row's column as text, null when absent or null. */
   private static String field(Struct row, String column) {
-    Object value = row.schema().field(column) == null ? null : row.get(column);
+    Object value = NoteMarkers.column(row, column);
     return value == null ? null : value.toString();
   }
 

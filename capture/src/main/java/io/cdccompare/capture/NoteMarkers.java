@@ -27,7 +27,12 @@ final class NoteMarkers {
    * @throws IllegalArgumentException naming the column at fault when the row is no well-formed note
    */
   static Note read(Struct row) {
-    return Note.read(column -> row.schema().field(column) == null ? null : row.get(column));
+    return Note.read(column -> column(row, column));
+  }
+
+  /** A note row's column; null when the value is null or the row has no such column. */
+  static Object column(Struct row, String column) {
+    return row.schema().field(column) == null ? null : row.get(column);
   }
 
   /** One marker per partition, in partition order. */

@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
@@ -136,14 +137,7 @@ class CaptureIT {
       List<ConsumerRecord<byte[], byte[]>> records =
           f.read(topic, r -> count(r, CaptureFixture::isMarker) >= 3);
       assertThat(count(records, r -> !isMarker(r))).isEqualTo(30);
-      try (SpecificAvroDeserializer<Marker> markers = new SpecificAvroDeserializer<>()) {
-        markers.configure(
-            Map.of(
-                "schema.registry.url",
-                env.registry().confluentApiUrl(),
-                SpecificAvroDeserializer.VALUE_TYPE,
-                Marker.class.getName()),
-            false);
+      try (SpecificAvroDeserializer<Marker> markers = deserializer(env, Marker.class)) {
         for (int p = 0; p < 3; p++) {
           int partition = p;
           List<ConsumerRecord<byte[], byte[]>> inPartition =
@@ -193,14 +187,7 @@ class CaptureIT {
 
       // Then an alert names the note and the column at fault, with its source position
       List<ConsumerRecord<byte[], byte[]>> alerts = f.read(alertsTopic, r -> r.size() >= 1);
-      try (SpecificAvroDeserializer<Alert> read = new SpecificAvroDeserializer<>()) {
-        read.configure(
-            Map.of(
-                "schema.registry.url",
-                env.registry().confluentApiUrl(),
-                SpecificAvroDeserializer.VALUE_TYPE,
-                Alert.class.getName()),
-            false);
+      try (SpecificAvroDeserializer<Alert> read = deserializer(env, Alert.class)) {
         Alert alert = read.deserialize(alertsTopic, alerts.get(0).value());
         assertThat(alert.getCode()).isEqualTo(AlertCode.UNVERIFIABLE);
         assertThat(alert.getOrigin()).isEqualTo("capture");
@@ -223,14 +210,7 @@ class CaptureIT {
               r -> count(r, CaptureFixture::isMarker) >= 3 && count(r, x -> !isMarker(x)) >= 15);
       assertThat(count(records, r -> !isMarker(r))).isEqualTo(15);
       assertThat(count(records, CaptureFixture::isMarker)).isEqualTo(3);
-      try (SpecificAvroDeserializer<Marker> markers = new SpecificAvroDeserializer<>()) {
-        markers.configure(
-            Map.of(
-                "schema.registry.url",
-                env.registry().confluentApiUrl(),
-                SpecificAvroDeserializer.VALUE_TYPE,
-                Marker.class.getName()),
-            false);
+      try (SpecificAvroDeserializer<Marker> markers = deserializer(env, Marker.class)) {
         for (ConsumerRecord<byte[], byte[]> r : records) {
           if (isMarker(r)) {
             assertThat(markers.deserialize(topic, MarkerEnvelope.unwrap(r.value())).getRunId())
@@ -305,5 +285,19 @@ class CaptureIT {
     } catch (IOException e) {
       throw new AssertionError(e);
     }
+  }
+
+  /** A deserializer of {@code type} values on the environment's registry. */
+  private static <T extends SpecificRecord> SpecificAvroDeserializer<T> deserializer(
+      EmbeddedEnvironment env, Class<T> type) {
+    SpecificAvroDeserializer<T> values = new SpecificAvroDeserializer<>();
+    values.configure(
+        Map.of(
+            "schema.registry.url",
+            env.registry().confluentApiUrl(),
+            SpecificAvroDeserializer.VALUE_TYPE,
+            type.getName()),
+        false);
+    return values;
   }
 }

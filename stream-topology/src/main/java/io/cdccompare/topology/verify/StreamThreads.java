@@ -1,16 +1,11 @@
 package io.cdccompare.topology.verify;
 
 import io.cdccompare.verifier.sql.Dialect;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
@@ -57,38 +52,16 @@ public final class StreamThreads {
 
   /** The most partitions among the table topics that exist, {@link #BEFORE_TOPICS} if none. */
   private static int partitions(VerifierSettings settings) throws InterruptedException {
-    List<String> topics = settings.topics();
-    try (Admin admin = Admin.create(adminConfig(settings))) {
-      Map<String, TopicDescription> found = new HashMap<>();
-      for (var e : admin.describeTopics(topics).topicNameValues().entrySet()) {
+    try (Admin admin = Admin.create(settings.clientSettings("admin."))) {
+      int most = 0;
+      for (var answer : admin.describeTopics(settings.topics()).topicNameValues().values()) {
         try {
-          found.put(e.getKey(), e.getValue().get(30, TimeUnit.SECONDS));
+          most = Math.max(most, answer.get(30, TimeUnit.SECONDS).partitions().size());
         } catch (ExecutionException | TimeoutException missing) {
           // not created yet (or not answered): the others decide
         }
       }
-      return found.values().stream()
-          .mapToInt(d -> d.partitions().size())
-          .max()
-          .orElse(BEFORE_TOPICS);
+      return most > 0 ? most : BEFORE_TOPICS;
     }
-  }
-
-  /**
-   * The admin client settings of a verifier: its bootstrap servers and the {@code admin.}-prefixed
-   * streams properties (security and the like).
-   */
-  static Map<String, Object> adminConfig(VerifierSettings settings) {
-    Map<String, Object> config = new HashMap<>();
-    settings
-        .streamsProperties()
-        .forEach(
-            (key, value) -> {
-              if (key.startsWith("admin.")) {
-                config.put(key.substring("admin.".length()), value);
-              }
-            });
-    config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
-    return config;
   }
 }

@@ -71,7 +71,6 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -363,7 +362,8 @@ class BadRecordsIT {
 
           // And an UNVERIFIABLE alert names the table and the record
           Alert alert =
-              firstAlert(env, settings.alertsTopic(), a -> table.toString().equals(a.getTable()));
+              PoisonRecordIT.firstAlert(
+                  env, settings.alertsTopic(), a -> table.toString().equals(a.getTable()));
           assertThat(alert.getCode()).isEqualTo(AlertCode.UNVERIFIABLE);
           assertThat(alert.getTopic()).isEqualTo(topic);
           assertThat(alert.getPartition()).isZero();
@@ -412,46 +412,6 @@ class BadRecordsIT {
         Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, env.kafka().bootstrapServers()),
         new ByteArraySerializer(),
         new ByteArraySerializer());
-  }
-
-  /** The first alert on {@code topic} that {@code wanted} accepts. */
-  static Alert firstAlert(EmbeddedEnvironment env, String topic, Predicate<Alert> wanted) {
-    SpecificAvroDeserializer<Alert> values = new SpecificAvroDeserializer<>();
-    values.configure(
-        Map.of(
-            "schema.registry.url",
-            env.registry().confluentApiUrl(),
-            SpecificAvroDeserializer.VALUE_TYPE,
-            Alert.class.getName()),
-        false);
-    try (KafkaConsumer<String, Alert> consumer =
-        new KafkaConsumer<>(
-            Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                env.kafka().bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG,
-                "alerts-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                "earliest",
-                ConsumerConfig.METADATA_MAX_AGE_CONFIG,
-                "500"),
-            new StringDeserializer(),
-            values)) {
-      consumer.subscribe(List.of(topic));
-      AtomicReference<Alert> found = new AtomicReference<>();
-      await("an alert on " + topic)
-          .atMost(WAIT)
-          .until(
-              () -> {
-                for (ConsumerRecord<String, Alert> r : consumer.poll(Duration.ofMillis(200))) {
-                  if (found.get() == null && wanted.test(r.value())) {
-                    found.set(r.value());
-                  }
-                }
-                return found.get() != null;
-              });
-      return found.get();
-    }
   }
 
   private static long checkpoint(
@@ -630,7 +590,7 @@ class BadRecordsIT {
     }
 
     Alert alert(Predicate<Alert> wanted) {
-      return firstAlert(env, report.alertsTopic(), wanted);
+      return PoisonRecordIT.firstAlert(env, report.alertsTopic(), wanted);
     }
 
     /** The hash records of a chunk of a run, as they are on the hashes topic. */

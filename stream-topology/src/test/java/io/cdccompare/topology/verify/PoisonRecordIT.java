@@ -23,12 +23,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -186,7 +187,13 @@ class PoisonRecordIT {
     }
   }
 
+  /** The first alert on {@code topic}. */
   static Alert firstAlert(EmbeddedEnvironment env, String topic) {
+    return firstAlert(env, topic, alert -> true);
+  }
+
+  /** The first alert on {@code topic} that {@code wanted} accepts. */
+  static Alert firstAlert(EmbeddedEnvironment env, String topic, Predicate<Alert> wanted) {
     SpecificAvroDeserializer<Alert> values = new SpecificAvroDeserializer<>();
     values.configure(
         Map.of(
@@ -203,19 +210,25 @@ class PoisonRecordIT {
                 ConsumerConfig.GROUP_ID_CONFIG,
                 "alerts-" + UUID.randomUUID(),
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                "earliest"),
+                "earliest",
+                ConsumerConfig.METADATA_MAX_AGE_CONFIG,
+                "500"),
             new StringDeserializer(),
             values)) {
       consumer.subscribe(List.of(topic));
-      List<Alert> alerts = new ArrayList<>();
+      AtomicReference<Alert> found = new AtomicReference<>();
       await("an alert on " + topic)
-          .atMost(Duration.ofSeconds(30))
+          .atMost(Duration.ofSeconds(90))
           .until(
               () -> {
-                consumer.poll(Duration.ofMillis(200)).forEach(r -> alerts.add(r.value()));
-                return !alerts.isEmpty();
+                for (ConsumerRecord<String, Alert> r : consumer.poll(Duration.ofMillis(200))) {
+                  if (found.get() == null && wanted.test(r.value())) {
+                    found.set(r.value());
+                  }
+                }
+                return found.get() != null;
               });
-      return alerts.get(0);
+      return found.get();
     }
   }
 
