@@ -17,16 +17,20 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Looks rows up by key, {@value #BATCH} keys per statement ({@link Dialect#selectByKeysSql}), and
- * hashes those found: what a key-list chunk reads on the source and on a target. One round trip per
- * batch instead of one per key, the cost of a key list that is not small. A row counts for a key
- * only when its key text is exactly that key: a collation that ignores case or accents may return a
- * row with another key, which is not the key's row. Runs on the caller's connection, in the
- * caller's transaction. Not thread-safe.
+ * Looks rows up by key, {@value #BATCH} keys per statement ({@link Dialect#selectByKeysSql};
+ * {@value #SINGLE_COLUMN_BATCH} for a key of one column, asked as one {@code IN} list), and hashes
+ * those found: what a key-list chunk reads on the source and on a target. One round trip per batch
+ * instead of one per key, the cost of a key list that is not small. A row counts for a key only
+ * when its key text is exactly that key: a collation that ignores case or accents may return a row
+ * with another key, which is not the key's row. Runs on the caller's connection, in the caller's
+ * transaction. Not thread-safe.
  */
 public final class KeyLookup {
-  /** Keys per statement. */
+  /** Keys per statement, for a key of several columns (OR-ed equalities). */
   public static final int BATCH = 100;
+
+  /** Keys per statement, for a key of one column (an {@code IN} list). */
+  public static final int SINGLE_COLUMN_BATCH = 1000;
 
   private final Connection connection;
   private final Dialect dialect;
@@ -62,8 +66,9 @@ public final class KeyLookup {
     Map<String, byte[]> found = new HashMap<>();
     Map<Integer, PreparedStatement> statements = new HashMap<>();
     try {
-      for (int from = 0; from < distinct.size(); from += BATCH) {
-        List<String> batch = distinct.subList(from, Math.min(distinct.size(), from + BATCH));
+      int size = binder.keyColumns().size() == 1 ? SINGLE_COLUMN_BATCH : BATCH;
+      for (int from = 0; from < distinct.size(); from += size) {
+        List<String> batch = distinct.subList(from, Math.min(distinct.size(), from + size));
         PreparedStatement statement = statements.get(batch.size());
         if (statement == null) {
           statement =

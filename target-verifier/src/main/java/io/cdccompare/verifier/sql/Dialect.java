@@ -110,7 +110,10 @@ public interface Dialect {
    * A look-up of {@code keys} keys in one statement (key lists, {@code KeyLookup}): {@code WHERE
    * (k1 = ? AND k2 = ?) OR (…)}, one group of {@code placeholders} per key, bound in key order as
    * {@link #selectByKeySql}'s. Equalities OR-ed, not row values, so that MariaDB (which does not
-   * range-optimise row-value comparisons) reads each key by index as PostgreSQL does. Rows come in
+   * range-optimise row-value comparisons) reads each key by index as PostgreSQL does. A key of one
+   * column is asked as {@code WHERE k IN (?, ?, …)}: PostgreSQL plans that as one index scan over
+   * an array of keys, not as one index scan per OR-ed key, which it plans far faster (measured in
+   * the compare-producer README, "Incremental runs"); MariaDB reads it by index too. Rows come in
    * no particular order.
    */
   default String selectByKeysSql(
@@ -124,6 +127,17 @@ public interface Dialect {
     }
     if (keys < 1) {
       throw new IllegalArgumentException("at least one key, was " + keys);
+    }
+    if (keyColumns.size() == 1) {
+      return "SELECT "
+          + String.join(", ", selectList)
+          + " FROM "
+          + qualified(table)
+          + " WHERE "
+          + quote(keyColumns.get(0))
+          + " IN ("
+          + String.join(", ", java.util.Collections.nCopies(keys, placeholders.get(0)))
+          + ")";
     }
     StringBuilder one = new StringBuilder("(");
     for (int i = 0; i < keyColumns.size(); i++) {

@@ -43,6 +43,34 @@ class DialectTest {
   }
 
   @Test
+  void keysOfOneColumnAreLookedUpAsAnInListAndKeysOfSeveralAsOrEdEqualities() {
+    // Given a key of one column and a composite key whose second column is a MariaDB TIMESTAMP
+    // When look-ups of three keys are built
+    String single =
+        postgres.selectByKeysSql(
+            new TableRef("shop", "items"), List.of("\"v\""), List.of("id"), List.of("?::uuid"), 3);
+    String composite =
+        mariadb.selectByKeysSql(
+            new TableRef("shop", "orders"),
+            List.of("`a`"),
+            List.of("id", "at"),
+            List.of("?", "FROM_UNIXTIME(?)"),
+            3);
+
+    // Then one column is asked with one IN list of its placeholders, which PostgreSQL plans as
+    // one index scan over an array of keys
+    assertThat(single)
+        .isEqualTo(
+            "SELECT \"v\" FROM \"shop\".\"items\" WHERE \"id\" IN (?::uuid, ?::uuid, ?::uuid)");
+    // And several columns with equalities OR-ed per key, which MariaDB reads by index
+    assertThat(composite)
+        .isEqualTo(
+            "SELECT `a` FROM `shop`.`orders` WHERE (`id` = ? AND `at` = FROM_UNIXTIME(?))"
+                + " OR (`id` = ? AND `at` = FROM_UNIXTIME(?))"
+                + " OR (`id` = ? AND `at` = FROM_UNIXTIME(?))");
+  }
+
+  @Test
   void scanIsOrderedByTheKey() {
     // Given a table and its key
     // When the scan query is built
