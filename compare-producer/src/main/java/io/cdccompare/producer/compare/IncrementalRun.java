@@ -176,64 +176,53 @@ public final class IncrementalRun {
   public Summary run() throws Exception {
     String task = config.taskName();
     String runId = CompareRun.newRunId();
-    // the catalog session is also the key-list run's scan session, the positions' session also
-    // its notes' (KeyListRun.Sessions): three log-ins for the whole run, the lock's included, made
-    // at once, while the Kafka half of the start is asked on a thread of its own (KafkaStart)
-    try (TopicCheck topics = new TopicCheck(config);
-        TableTopicOffsets offsets = new TableTopicOffsets(config);
+    // the catalog session is also the key-list run's scan session, the bookkeeping session also
+    // the lock's and its notes' (KeyListRun.Sessions): two log-ins for the whole run, made at once
+    // on threads of their own with the lock and the positions (SourceStart), while the Kafka half
+    // of the start is asked on threads of its own too (KafkaStart)
+    try (SourceStart source = new SourceStart(config);
+        TopicCheck topics = new TopicCheck(config);
+        TableTopicOffsets offsets = new TableTopicOffsets(config, topics.admin());
         KafkaStart kafka = new KafkaStart(config, topics, offsets)) {
-      List<Connection> sessions =
-          SourceSessions.openTogether(
-              List.of(
-                  () -> config.source().connect("cdc-compare-scan-" + task, CompareRun.SCAN_DRIVER),
-                  () -> config.source().connect(TaskLock.application(config)),
-                  () -> config.source().connect("cdc-compare-positions-" + task)));
-      // each session is closed once more by its owner below: closing a closed session does nothing
-      try (Connection catalog = sessions.get(0);
-          Connection lockSession = sessions.get(1);
-          Connection positionsSession = sessions.get(2);
-          TaskLock lock = new TaskLock(lockSession, task);
-          TaskPositions positions = new TaskPositions(positionsSession, task)) {
-        List<ScanPlan> plans = CompareRun.resolve(config, catalog, config.tables());
-        kafka.tables(plans);
-        int maxRecordBytes = kafka.maxRecordBytes();
-        lock.take();
-        positions.ensureTables();
-        Map<TableName, Position> stored = positions.load();
-        Map<String, TopicState> now = kafka.states();
-        Map<TableName, Outcome> fullRuns = new LinkedHashMap<>();
-        List<Range> ranges = ranges(plans, stored, now, fullRuns);
-        LOG.info(
-            "task={} run={} kind=INCREMENTAL starts incremental={} full={}",
-            task,
-            runId,
-            ranges.stream().map(Range::table).toList(),
-            fullRuns.keySet());
-        Map<TableName, TableDone> done = new HashMap<>();
-        compareChanges(
-            runId,
-            ranges,
-            new ChangedKeyReader(offsets),
-            positions,
-            done,
-            plans,
-            new Compared(maxRecordBytes, catalog, kafka));
-        compareInFull(fullRuns, positions, done);
-        List<TableDone> tables =
-            plans.stream().map(p -> done.get(p.task().table())).filter(d -> d != null).toList();
-        boolean complete =
-            !stopping
-                && tables.size() == plans.size()
-                && tables.stream().allMatch(TableDone::complete);
-        tables.forEach(t -> LOG.info("task={} run={} {}", task, runId, t.describe()));
-        LOG.info(
-            "task={} run={} kind=INCREMENTAL {} tables={}",
-            task,
-            runId,
-            complete ? "finished" : "stopped",
-            tables.size());
-        return new Summary(runId, complete, tables);
-      }
+      Connection catalog = source.catalog();
+      List<ScanPlan> plans = CompareRun.resolve(config, catalog, config.tables());
+      Map<String, TopicState> now = kafka.states(plans);
+      source.requireLock();
+      int maxRecordBytes = kafka.maxRecordBytes();
+      TaskPositions positions = source.positions();
+      Map<TableName, Position> stored = source.stored();
+      Map<TableName, Outcome> fullRuns = new LinkedHashMap<>();
+      List<Range> ranges = ranges(plans, stored, now, fullRuns);
+      LOG.info(
+          "task={} run={} kind=INCREMENTAL starts incremental={} full={}",
+          task,
+          runId,
+          ranges.stream().map(Range::table).toList(),
+          fullRuns.keySet());
+      Map<TableName, TableDone> done = new HashMap<>();
+      compareChanges(
+          runId,
+          ranges,
+          new ChangedKeyReader(offsets),
+          positions,
+          done,
+          plans,
+          new Compared(maxRecordBytes, catalog, kafka));
+      compareInFull(fullRuns, positions, done);
+      List<TableDone> tables =
+          plans.stream().map(p -> done.get(p.task().table())).filter(d -> d != null).toList();
+      boolean complete =
+          !stopping
+              && tables.size() == plans.size()
+              && tables.stream().allMatch(TableDone::complete);
+      tables.forEach(t -> LOG.info("task={} run={} {}", task, runId, t.describe()));
+      LOG.info(
+          "task={} run={} kind=INCREMENTAL {} tables={}",
+          task,
+          runId,
+          complete ? "finished" : "stopped",
+          tables.size());
+      return new Summary(runId, complete, tables);
     }
   }
 

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -22,6 +23,7 @@ import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
@@ -35,13 +37,28 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 final class TableTopicOffsets implements AutoCloseable {
   private final CompareConfig config;
   private final Admin admin;
+  private final boolean ownAdmin;
   private final KafkaConsumer<byte[], byte[]> consumer;
 
+  /** With an admin client of its own. */
   TableTopicOffsets(CompareConfig config) {
+    this(config, null);
+  }
+
+  /**
+   * @param admin the admin client to ask with, which the caller closes after this; null for one of
+   *     its own
+   */
+  TableTopicOffsets(CompareConfig config, Admin admin) {
     this.config = config;
-    Map<String, Object> admins = new HashMap<>(config.withPrefix("admin."));
-    admins.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
-    this.admin = Admin.create(admins);
+    this.ownAdmin = admin == null;
+    if (ownAdmin) {
+      Map<String, Object> admins = new HashMap<>(config.withPrefix("admin."));
+      admins.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+      this.admin = Admin.create(admins);
+    } else {
+      this.admin = admin;
+    }
     Map<String, Object> consumers = new HashMap<>(config.withPrefix("admin."));
     consumers.keySet().retainAll(ConsumerConfig.configNames());
     consumers.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
@@ -78,19 +95,28 @@ final class TableTopicOffsets implements AutoCloseable {
    * Where each of {@code topics} stands now, asked all at once with the admin client: their
    * descriptions and configurations together, then their end and earliest offsets together (two
    * round trips for any number of topics). The end offsets are {@code read_committed}, as the
-   * consumer's. Thread-safe (the consumer is not used).
+   * consumer's. A topic that does not exist is absent from the answer. Thread-safe (the consumer is
+   * not used).
    */
   Map<String, TopicState> states(Collection<String> topics) throws InterruptedException {
     String servers = config.bootstrapServers();
-    List<ConfigResource> resources =
-        topics.stream().map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
-    KafkaFuture<Map<String, TopicDescription>> described =
-        admin.describeTopics(topics).allTopicNames();
-    KafkaFuture<Map<ConfigResource, Config>> configured = admin.describeConfigs(resources).all();
-    Map<String, TopicDescription> descriptions =
-        AdminCalls.get(described, "describe topics " + topics, servers);
-    Map<ConfigResource, Config> configs =
-        AdminCalls.get(configured, "describe the configuration of topics " + topics, servers);
+    Map<String, KafkaFuture<TopicDescription>> described =
+        admin.describeTopics(topics).topicNameValues();
+    Map<ConfigResource, KafkaFuture<Config>> configured =
+        admin
+            .describeConfigs(
+                topics.stream().map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList())
+            .values();
+    Map<String, TopicDescription> descriptions = new HashMap<>();
+    for (String topic : topics) {
+      try {
+        descriptions.put(topic, described.get(topic).get());
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+          throw AdminCalls.failure("describe topic " + topic, servers, e);
+        }
+      }
+    }
     Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
     Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();
     descriptions
@@ -110,11 +136,13 @@ final class TableTopicOffsets implements AutoCloseable {
     Map<TopicPartition, Long> startAt =
         offsetsOf(AdminCalls.get(starts, "list earliest offsets", servers));
     Map<String, TopicState> states = new HashMap<>();
-    for (String topic : topics) {
-      TopicDescription description = descriptions.get(topic);
+    for (TopicDescription description : descriptions.values()) {
+      String topic = description.name();
       ConfigEntry policy =
-          configs
-              .get(new ConfigResource(ConfigResource.Type.TOPIC, topic))
+          AdminCalls.get(
+                  configured.get(new ConfigResource(ConfigResource.Type.TOPIC, topic)),
+                  "describe the configuration of topic " + topic,
+                  servers)
               .get(TopicConfig.CLEANUP_POLICY_CONFIG);
       states.put(
           topic,
@@ -162,6 +190,8 @@ final class TableTopicOffsets implements AutoCloseable {
   @Override
   public void close() {
     consumer.close();
-    admin.close();
+    if (ownAdmin) {
+      admin.close();
+    }
   }
 }

@@ -84,6 +84,31 @@ final class TaskPositions extends TaskBookkeeping {
     connection.commit();
   }
 
+  /**
+   * Whether both bookkeeping tables have every column of this version, so that {@link
+   * #ensureTables} would change nothing: one catalog query, no lock taken.
+   */
+  boolean tablesReady() throws SQLException {
+    try (PreparedStatement s =
+        connection.prepareStatement(
+            "SELECT count(*) FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid"
+                + " JOIN pg_namespace n ON n.oid = c.relnamespace"
+                + " WHERE a.attnum > 0 AND NOT a.attisdropped AND ("
+                + "(n.nspname = ? AND c.relname = ? AND a.attname = 'completed_offsets')"
+                + " OR (n.nspname = ? AND c.relname = ? AND a.attname = 'range_lower_incl'))")) {
+      s.setString(1, NoteTable.POSITIONS.schema());
+      s.setString(2, NoteTable.POSITIONS.table());
+      s.setString(3, NoteTable.NAME.schema());
+      s.setString(4, NoteTable.NAME.table());
+      try (ResultSet rs = s.executeQuery()) {
+        rs.next();
+        return rs.getInt(1) == 2;
+      }
+    } finally {
+      connection.commit();
+    }
+  }
+
   /** The stored positions of this task, by table. */
   Map<TableName, Position> load() throws SQLException {
     Map<TableName, Position> positions = new HashMap<>();

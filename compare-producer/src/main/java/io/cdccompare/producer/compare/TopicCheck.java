@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -81,62 +82,89 @@ final class TopicCheck implements AutoCloseable {
   /** Refuses a table topic that is missing or has another partition count than recorded. */
   void requireTableTopics(List<ScanPlan> plans) throws InterruptedException {
     for (ScanPlan plan : plans) {
-      int partitions =
-          describe(admin, plan.topic())
-              .orElseThrow(
-                  () ->
-                      new ConfigException(
-                          "table "
-                              + plan.task().table()
-                              + ": its topic "
-                              + plan.topic()
-                              + " does not exist; start the capture first"))
-              .partitions()
-              .size();
-      if (partitions != plan.partitions()) {
-        throw new ConfigException(
-            "table "
-                + plan.task().table()
-                + ": topic "
-                + plan.topic()
-                + " has "
-                + partitions
-                + " partitions but the capture recorded "
-                + plan.partitions()
-                + "; the key-to-partition mapping changed, so no chunk can be verified");
-      }
+      requireTableTopic(
+          plan, describe(admin, plan.topic()).map(description -> description.partitions().size()));
     }
+  }
+
+  /**
+   * Refuses the plan's table topic when it is missing ({@code partitions} empty) or has another
+   * partition count than the capture recorded.
+   */
+  static void requireTableTopic(ScanPlan plan, Optional<Integer> partitions) {
+    int found =
+        partitions.orElseThrow(
+            () ->
+                new ConfigException(
+                    "table "
+                        + plan.task().table()
+                        + ": its topic "
+                        + plan.topic()
+                        + " does not exist; start the capture first"));
+    if (found != plan.partitions()) {
+      throw new ConfigException(
+          "table "
+              + plan.task().table()
+              + ": topic "
+              + plan.topic()
+              + " has "
+              + found
+              + " partitions but the capture recorded "
+              + plan.partitions()
+              + "; the key-to-partition mapping changed, so no chunk can be verified");
+    }
+  }
+
+  /** The admin client of these checks, for other requests of the same start; closed by this. */
+  Admin admin() {
+    return admin;
   }
 
   /**
    * Creates the hashes topic (compacted) when missing.
    *
-   * @return the largest hash record to write: the smaller of the topic's {@code max.message.bytes}
-   *     and the producer's {@code max.request.size} less {@link #FRAMING_BYTES}, or {@code
-   *     hashes.max.record.bytes} when smaller
+   * @return the largest hash record to write ({@link #hashesTopicLimit})
    */
   int ensureHashesTopic() throws InterruptedException {
+    OptionalInt limit = hashesTopicLimit();
+    if (limit.isPresent()) {
+      return limit.getAsInt();
+    }
     String topic = config.hashesTopic();
+    NewTopic newTopic =
+        new NewTopic(
+                topic,
+                Optional.of(config.hashesTopicPartitions()),
+                config.hashesTopicReplicationFactor() < 0
+                    ? Optional.empty()
+                    : Optional.of(config.hashesTopicReplicationFactor()))
+            .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
     try {
-      if (describe(admin, topic).isEmpty()) {
-        NewTopic newTopic =
-            new NewTopic(
-                    topic,
-                    Optional.of(config.hashesTopicPartitions()),
-                    config.hashesTopicReplicationFactor() < 0
-                        ? Optional.empty()
-                        : Optional.of(config.hashesTopicReplicationFactor()))
-                .configs(
-                    Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
-        try {
-          admin.createTopics(List.of(newTopic)).all().get();
-        } catch (ExecutionException e) {
-          if (!(e.getCause() instanceof TopicExistsException)) {
-            throw new IllegalStateException(
-                "cannot create hashes topic " + topic + ": " + e.getCause().getMessage(), e);
-          }
-        }
+      admin.createTopics(List.of(newTopic)).all().get();
+    } catch (ExecutionException e) {
+      if (!(e.getCause() instanceof TopicExistsException)) {
+        throw new IllegalStateException(
+            "cannot create hashes topic " + topic + ": " + e.getCause().getMessage(), e);
       }
+    }
+    return limit(topic);
+  }
+
+  /**
+   * The largest hash record to write when the hashes topic exists, empty when it does not (nothing
+   * is created): the smaller of the topic's {@code max.message.bytes} and the producer's {@code
+   * max.request.size} less {@link #FRAMING_BYTES}, or {@code hashes.max.record.bytes} when smaller.
+   */
+  OptionalInt hashesTopicLimit() throws InterruptedException {
+    String topic = config.hashesTopic();
+    if (describe(admin, topic).isEmpty()) {
+      return OptionalInt.empty();
+    }
+    return OptionalInt.of(limit(topic));
+  }
+
+  private int limit(String topic) throws InterruptedException {
+    try {
       Config topicConfig = describeConfig(admin, topic);
       int topicMax =
           Integer.parseInt(topicConfig.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG).value());

@@ -2,11 +2,17 @@ package io.cdccompare.producer.compare;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.cdccompare.capture.CaptureFixture;
+import io.cdccompare.core.table.TableName;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.WithEmbedded;
+import io.cdccompare.source.TopicLayout;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.admin.Admin;
@@ -18,7 +24,7 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * A compare task refuses bad input with an error naming it, before writing anything to the source
- * or to Kafka.
+ * or to Kafka: a full run, and an incremental run as well.
  */
 @WithEmbedded({Component.KAFKA, Component.REGISTRY, Component.SOURCE_POSTGRES})
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -34,20 +40,37 @@ class CompareRefusalsIT {
         "CREATE TABLE good (id int PRIMARY KEY, v text)",
         "INSERT INTO good SELECT g, 'v' || g FROM generate_series(1, 50) g",
         "CREATE TABLE keyless (a int, b text)",
-        "CREATE TABLE uncaptured (id int PRIMARY KEY)");
-    try (CaptureFixture.Running capture = source.start(source.captureConfig("public.good"))) {
+        "CREATE TABLE uncaptured (id int PRIMARY KEY)",
+        "CREATE TABLE topicless (id int PRIMARY KEY)");
+    try (CaptureFixture.Running capture =
+        source.start(source.captureConfig("public.good, public.topicless"))) {
       // the capture prepares the source (repi tables, the table topic) and stops
     }
   }
 
   private void assertRefused(Map<String, String> task, String... named) throws Exception {
-    // When the task runs / Then it is refused naming what is wrong
+    // When the task runs in full / Then it is refused naming what is wrong
     var refusal =
         assertThatThrownBy(() -> new CompareRun(CompareConfig.of(task), false).run())
             .isInstanceOf(ConfigException.class);
     for (String name : named) {
       refusal.hasMessageContaining(name);
     }
+    assertNothingWritten();
+    // And when it runs incrementally, which asks Kafka and the task's lock and positions while it
+    // resolves its tables / Then it is refused the same
+    Map<String, String> incremental = new HashMap<>(task);
+    incremental.put(CompareConfig.TASK_KIND, "incremental");
+    var incrementalRefusal =
+        assertThatThrownBy(() -> new IncrementalRun(CompareConfig.of(incremental)).run())
+            .isInstanceOf(ConfigException.class);
+    for (String name : named) {
+      incrementalRefusal.hasMessageContaining(name);
+    }
+    assertNothingWritten();
+  }
+
+  private void assertNothingWritten() throws Exception {
     // And nothing was written to the source or to Kafka
     assertThat(f.count("SELECT count(*) FROM repi.validatetables")).isZero();
     assertThat(f.count("SELECT count(*) FROM repi.comparetables")).isZero();
@@ -107,6 +130,25 @@ class CompareRefusalsIT {
   void tableTheCaptureDoesNotCapture() throws Exception {
     // Given a table outside the capture's tables
     assertRefused(f.task("bad", "public.uncaptured"), "public.uncaptured is not captured");
+  }
+
+  @Test
+  void tableWhoseTopicIsGone() throws Exception {
+    // Given a captured table whose topic was deleted since
+    String topic = TopicLayout.topicName(source.prefix, new TableName("public", "topicless"));
+    try (Admin admin =
+        Admin.create(
+            Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                source.env.kafka().bootstrapServers()))) {
+      admin.deleteTopics(List.of(topic)).all().get();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> !admin.listTopics().names().get().contains(topic));
+    }
+    assertRefused(
+        f.task("bad", "public.topicless"),
+        "table public.topicless: its topic " + topic + " does not exist; start the capture first");
   }
 
   @Test

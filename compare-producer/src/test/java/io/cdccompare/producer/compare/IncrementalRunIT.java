@@ -55,6 +55,7 @@ class IncrementalRunIT {
   private static final TableName PRUNED = new TableName("public", "pruned");
   private static final TableName RECREATED = new TableName("public", "recreated");
   private static final TableName RESENT = new TableName("public", "resent");
+  private static final TableName MANY = new TableName("public", "many");
 
   private CaptureFixture source;
   private CompareFixture f;
@@ -66,7 +67,7 @@ class IncrementalRunIT {
   void captureTables(EmbeddedEnvironment env) throws Exception {
     this.env = env;
     // orders: 3 000 rows with a composite key, order g is (g % 7, 'c' || g padded to 6 digits);
-    // quiet, pruned, recreated, resent: 300 rows each, keyed by id
+    // quiet, pruned, recreated, resent: 300 rows each, keyed by id; many: 3 000 rows keyed by id
     source = new CaptureFixture(env);
     f = new CompareFixture(source);
     source.sql(
@@ -79,10 +80,14 @@ class IncrementalRunIT {
           "CREATE TABLE " + table + " (id int PRIMARY KEY, v text NOT NULL)",
           "INSERT INTO " + table + " SELECT g, 'v' || g FROM generate_series(1, 300) g");
     }
+    source.sql(
+        "CREATE TABLE many (id int PRIMARY KEY, v text NOT NULL)",
+        "INSERT INTO many SELECT g, 'v' || g FROM generate_series(1, 3000) g");
     capture =
         source.start(
             source.captureConfig(
-                "public.orders, public.quiet, public.pruned, public.recreated, public.resent"));
+                "public.orders, public.quiet, public.pruned, public.recreated, public.resent,"
+                    + " public.many"));
     admin =
         Admin.create(
             Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, env.kafka().bootstrapServers()));
@@ -189,6 +194,82 @@ class IncrementalRunIT {
     TopicOffsets moved = completedOffsets("incr", ORDERS);
     for (int p = 0; p < 3; p++) {
       assertThat(moved.offset(p)).isGreaterThan(completed.offset(p));
+    }
+  }
+
+  @Test
+  void moreChangedKeysThanOneLookUpStatementTakesAreAllComparedWithTheirFullRunHashes()
+      throws Exception {
+    // Given a completed full run of many (a key of one column: its keys are looked up 1 000 to a
+    // statement), then 2 400 rows updated, 100 deleted and 100 inserted on the source: 2 600
+    // changed keys in one chunk, three look-up statements
+    Map<String, String> task = task("many", "public.many");
+    task.put("chunk", "5000");
+    new CompareRun(CompareConfig.of(task), false).run();
+    TopicOffsets completed = completedOffsets("many", MANY);
+    source.sql(
+        "UPDATE many SET v = v || '+' WHERE id <= 2400",
+        "DELETE FROM many WHERE id > 2900",
+        "INSERT INTO many SELECT g, 'new' || g FROM generate_series(5001, 5100) g");
+    String topic = TopicLayout.topicName(source.prefix, MANY);
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> changedKeysInTopic(topic, completed).size() == 2600);
+
+    // When an incremental run of the task runs
+    IncrementalRun.Summary summary = new IncrementalRun(incremental(task)).run();
+
+    // Then it compared the 2 600 changed keys in one chunk: 2 500 on the source, 100 deleted
+    assertThat(summary.tables())
+        .containsExactly(
+            new IncrementalRun.TableDone(
+                MANY, Outcome.INCREMENTAL, summary.runId(), 2600, 1, 2500, 100, true));
+    // And its hash records hold every present key with the hash a full run gives it now, and
+    // the deleted keys as absent
+    await().atMost(Duration.ofSeconds(60)).until(() -> closes(topic, "many", summary).size() == 1);
+    Marker close = closes(topic, "many", summary).get(0L);
+    List<String> absent = new ArrayList<>();
+    f.hashRecords(close).forEach(r -> absent.addAll(r.getAbsentKeys()));
+    assertThat(new TreeSet<>(absent))
+        .isEqualTo(
+            new TreeSet<>(
+                java.util.stream.IntStream.rangeClosed(2901, 3000)
+                    .mapToObj(Integer::toString)
+                    .toList()));
+    Map<String, String> now = fullHashes("many-reference", "public.many", topic);
+    Map<String, String> expected = new TreeMap<>(now);
+    expected.keySet().removeIf(k -> Integer.parseInt(k) > 2400 && Integer.parseInt(k) <= 2900);
+    assertThat(expected).hasSize(2500);
+    assertThat(f.pairs(close)).isEqualTo(expected);
+  }
+
+  @Test
+  void anIncrementalRunOfARunningTaskIsRefusedNamingTheHolderAndLeavesNoSession() throws Exception {
+    // Given a completed full run of quiet, and another process holding the task's lock
+    Map<String, String> task = task("held", "public.quiet");
+    CompareRun.Summary full = new CompareRun(CompareConfig.of(task), false).run();
+    TopicOffsets completed = completedOffsets("held", QUIET);
+    try (TaskLock other = TaskLock.named(CompareConfig.of(task), "another-process")) {
+      other.take();
+
+      // When an incremental run of the task runs
+      // Then it is refused naming the task and the session that holds its lock
+      assertThatThrownBy(() -> new IncrementalRun(incremental(task)).run())
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("task held is already running in another process: session pid ")
+          .hasMessageContaining(" (another-process, connected at ");
+      // And it left no session of its own open, no note and the completed offsets as they were
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  source
+                      .rows(
+                          "SELECT application_name FROM pg_stat_activity"
+                              + " WHERE application_name LIKE 'cdc-compare-%-held'")
+                      .isEmpty());
+      assertThat(noteOf("held")).containsExactly(runOf(full), "FULL");
+      assertThat(completedOffsets("held", QUIET)).isEqualTo(completed);
     }
   }
 
