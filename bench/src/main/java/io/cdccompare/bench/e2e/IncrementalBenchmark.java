@@ -59,7 +59,11 @@ public final class IncrementalBenchmark implements AutoCloseable {
       double returned,
       Map<String, double[]> targets) {}
 
-  /** One round: a full run, the changes, an incremental run. */
+  /**
+   * One round: a full run, the changes, an incremental run; {@code incrementalThreads} is the CPU
+   * seconds of this JVM's threads by name over the incremental run until its last verdict was read
+   * ({@link NativeThreads}).
+   */
   public record Round(
       int round,
       long rows,
@@ -67,7 +71,8 @@ public final class IncrementalBenchmark implements AutoCloseable {
       double appliedSeconds,
       Timed full,
       Timed incremental,
-      Phases phases) {}
+      Phases phases,
+      Map<String, Double> incrementalThreads) {}
 
   public IncrementalBenchmark(IncrementalOptions options) {
     this.options = options;
@@ -99,7 +104,7 @@ public final class IncrementalBenchmark implements AutoCloseable {
         int changed = (int) Math.min(options.changed(), rows / 10);
         say("warm-up (not reported): " + rows + " rows, " + changed + " changed keys");
         KeyChanges changes = new KeyChanges(servers, pipeline, BenchTable.WARMUP, rows);
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < options.warmupRounds(); i++) {
           round(BenchTable.WARMUP, 0, rows, changes, changed, phases);
         }
       }
@@ -180,10 +185,18 @@ public final class IncrementalBenchmark implements AutoCloseable {
             incremental.timed().verdicts(),
             full.lastVerdictSeconds() / incremental.timed().lastVerdictSeconds()));
     return new Round(
-        round, rows, changed, applied, full, incremental.timed(), incremental.phases());
+        round,
+        rows,
+        changed,
+        applied,
+        full,
+        incremental.timed(),
+        incremental.phases(),
+        incremental.threads());
   }
 
   private Timed full(BenchTable table, CompareConfig config, long rows) throws Exception {
+    int partitions = partitions(table); // asked before the window: no client made inside it
     try (VerdictWatch watch = arm(table)) {
       Instruments.Window window = instruments.start();
       long startMs = System.currentTimeMillis();
@@ -195,19 +208,21 @@ public final class IncrementalBenchmark implements AutoCloseable {
         throw new IllegalStateException("the full compare gave " + summary);
       }
       Map<String, List<VerdictWatch.Verdict>> verdicts =
-          awaitVerdicts(watch, done.runId(), done.chunks() * partitions(table), rows);
+          awaitVerdicts(watch, done.runId(), done.chunks() * partitions, rows);
       return timed(done.runId(), done.chunks(), rows, producerSeconds, startMs, verdicts, window);
     }
   }
 
-  private record Incremental(Timed timed, Phases phases) {}
+  private record Incremental(Timed timed, Phases phases, Map<String, Double> threads) {}
 
   private Incremental incremental(
       BenchTable table, CompareConfig config, KeyChanges.Changed changed, RunPhases phases)
       throws Exception {
+    int partitions = partitions(table); // asked before the window: no client made inside it
     try (VerdictWatch watch = arm(table)) {
       Instruments.Window window = instruments.start();
       long[] opened = {-1};
+      Map<String, Double> threadsBefore = NativeThreads.snapshot();
       long startMs = System.currentTimeMillis();
       long start = System.nanoTime();
       IncrementalRun.Summary summary =
@@ -230,7 +245,8 @@ public final class IncrementalBenchmark implements AutoCloseable {
             "the incremental run gave " + summary + " for " + changed.total() + " changed keys");
       }
       Map<String, List<VerdictWatch.Verdict>> verdicts =
-          awaitVerdicts(watch, done.runId(), done.chunks() * partitions(table), done.present());
+          awaitVerdicts(watch, done.runId(), done.chunks() * partitions, done.present());
+      Map<String, Double> threads = NativeThreads.between(threadsBefore, NativeThreads.snapshot());
       Timed timed =
           timed(
               done.runId(),
@@ -269,7 +285,7 @@ public final class IncrementalBenchmark implements AutoCloseable {
               since(start, phases.first(RunPhases.KEY_LIST, " done chunks=")),
               (returned - start) / 1e6,
               targets);
-      return new Incremental(timed, p);
+      return new Incremental(timed, p, threads);
     }
   }
 

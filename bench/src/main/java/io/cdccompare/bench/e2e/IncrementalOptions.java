@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * The arguments of {@code IncrementalVsFull}: {@code [--rows=N] [--changed=K] [--targets=pg,maria]
- * [--rounds=N] [--warmup=N] [--verifier-setting=KEY=VALUE]... [--compare-setting=KEY=VALUE]...}.
+ * [--rounds=N] [--warmup=N] [--warmup-rounds=N] [--verifier-setting=KEY=VALUE]...
+ * [--compare-setting=KEY=VALUE]...}.
  *
  * @param rows rows preloaded into the measured table (default 1 000 000)
  * @param changed keys changed between the full and the incremental run (default 1 000): 60 %
@@ -18,6 +19,8 @@ import java.util.Map;
  *     same process (default 1)
  * @param warmupRows rows of the unmeasured warm-up table (its full and incremental run come first;
  *     default 20 000, 0 for none)
+ * @param warmupRounds how many times the warm-up table's full run, changes and incremental run come
+ *     first (default 2)
  * @param verifierSettings extra keys of the verifiers' targets file
  * @param compareSettings extra keys of the compare task file
  */
@@ -27,6 +30,7 @@ public record IncrementalOptions(
     List<String> targets,
     int rounds,
     long warmupRows,
+    int warmupRounds,
     Map<String, String> verifierSettings,
     Map<String, String> compareSettings) {
 
@@ -44,6 +48,9 @@ public record IncrementalOptions(
     if (warmupRows != 0 && warmupRows < 100) {
       throw new IllegalArgumentException("--warmup must be 0 or at least 100, was " + warmupRows);
     }
+    if (warmupRounds < 1) {
+      throw new IllegalArgumentException("--warmup-rounds must be at least 1, was " + warmupRounds);
+    }
     targets = List.copyOf(targets);
     verifierSettings = Map.copyOf(verifierSettings);
     compareSettings = Map.copyOf(compareSettings);
@@ -56,6 +63,7 @@ public record IncrementalOptions(
     List<String> targets = new ArrayList<>(List.of("pg"));
     int rounds = 1;
     long warmupRows = 20_000;
+    int warmupRounds = 2;
     Map<String, String> verifierSettings = new LinkedHashMap<>();
     Map<String, String> compareSettings = new LinkedHashMap<>();
     for (String arg : args) {
@@ -73,6 +81,8 @@ public record IncrementalOptions(
         rounds = Integer.parseInt(number(arg));
       } else if (arg.startsWith("--warmup=")) {
         warmupRows = Long.parseLong(number(arg));
+      } else if (arg.startsWith("--warmup-rounds=")) {
+        warmupRounds = Integer.parseInt(number(arg));
       } else if (arg.startsWith("--verifier-setting=")) {
         put(verifierSettings, arg);
       } else if (arg.startsWith("--compare-setting=")) {
@@ -81,8 +91,8 @@ public record IncrementalOptions(
         throw new IllegalArgumentException(
             "unknown argument "
                 + arg
-                + " (--rows=, --changed=, --targets=, --rounds=, --warmup=, --verifier-setting=,"
-                + " --compare-setting=)");
+                + " (--rows=, --changed=, --targets=, --rounds=, --warmup=, --warmup-rounds=,"
+                + " --verifier-setting=, --compare-setting=)");
       }
     }
     for (String target : targets) {
@@ -92,7 +102,14 @@ public record IncrementalOptions(
       }
     }
     return new IncrementalOptions(
-        rows, changed, targets, rounds, warmupRows, verifierSettings, compareSettings);
+        rows,
+        changed,
+        targets,
+        rounds,
+        warmupRows,
+        warmupRounds,
+        verifierSettings,
+        compareSettings);
   }
 
   private static void put(Map<String, String> settings, String arg) {

@@ -26,7 +26,8 @@ public final class IncrementalReport {
         options.warmupRows() > 0
             ? String.format(
                 Locale.ROOT,
-                "after an unmeasured warm-up (2 rounds on %,d rows)",
+                "after an unmeasured warm-up (%d rounds on %,d rows)",
+                options.warmupRounds(),
                 options.warmupRows())
             : "no warm-up");
     if (!options.compareSettings().isEmpty()) {
@@ -59,6 +60,7 @@ public final class IncrementalReport {
     }
     phases(rounds, out);
     cpu(rounds, out);
+    threads(rounds, out);
     out.println();
     out.println(
         "full / incremental s = start of run() → arrival here of the last chunk result of the run"
@@ -129,6 +131,48 @@ public final class IncrementalReport {
     for (IncrementalBenchmark.Round r : rounds) {
       cpuLine(r.round(), "full", r.full().window(), parts, out);
       cpuLine(r.round(), "incremental", r.incremental().window(), parts, out);
+    }
+  }
+
+  /**
+   * Where this JVM's CPU went during each incremental run, by thread as the kernel names it: the
+   * JIT compilers apart, the run's own thread ({@code java}, this benchmark's main thread), the
+   * rest.
+   */
+  private static void threads(List<IncrementalBenchmark.Round> rounds, PrintStream out) {
+    out.println();
+    out.println(
+        "CPU ms of this JVM's threads over each incremental run, from the start of run() to the"
+            + " last verdict read (/proc/self/task; a thread that ended inside the window is not"
+            + " counted):");
+    out.println();
+    out.println("| round | JIT compilers | the run's thread | other threads (busiest) | total |");
+    out.println("|---|---|---|---|---|");
+    for (IncrementalBenchmark.Round r : rounds) {
+      Map<String, Double> threads = r.incrementalThreads();
+      double jit =
+          threads.entrySet().stream()
+              .filter(e -> e.getKey().contains("CompilerThre"))
+              .mapToDouble(Map.Entry::getValue)
+              .sum();
+      double run = threads.getOrDefault("java", 0.0);
+      double total = threads.values().stream().mapToDouble(Double::doubleValue).sum();
+      String others =
+          threads.entrySet().stream()
+              .filter(e -> !e.getKey().contains("CompilerThre") && !e.getKey().equals("java"))
+              .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+              .limit(3)
+              .map(e -> String.format(Locale.ROOT, "%s %.0f", e.getKey(), e.getValue() * 1000))
+              .collect(java.util.stream.Collectors.joining(", "));
+      out.printf(
+          Locale.ROOT,
+          "| %d | %.0f | %.0f | %.0f (%s) | %.0f |%n",
+          r.round(),
+          jit * 1000,
+          run * 1000,
+          (total - jit - run) * 1000,
+          others,
+          total * 1000);
     }
   }
 

@@ -48,10 +48,29 @@ final class VerdictWatch implements AutoCloseable {
       long arrivedMs) {}
 
   private final KafkaConsumer<byte[], byte[]> consumer;
-  private final SpecificAvroDeserializer<ChunkResult> results =
-      new SpecificAvroDeserializer<>(ChunkResult.class);
-  private final SpecificAvroDeserializer<Marker> markers =
-      new SpecificAvroDeserializer<>(Marker.class);
+
+  /**
+   * The deserializers of one registry, shared by every watch of the process: their schema caches
+   * outlive a watch, so only the first watch fetches the writer schemas, and no registry round trip
+   * of the instrument delays the reading of results inside a measured window.
+   */
+  private record Decoders(
+      SpecificAvroDeserializer<ChunkResult> results, SpecificAvroDeserializer<Marker> markers) {
+    static Decoders of(String registryUrl) {
+      Map<String, Object> registry = Map.of("schema.registry.url", registryUrl);
+      SpecificAvroDeserializer<ChunkResult> results =
+          new SpecificAvroDeserializer<>(ChunkResult.class);
+      SpecificAvroDeserializer<Marker> markers = new SpecificAvroDeserializer<>(Marker.class);
+      results.configure(registry, false);
+      markers.configure(registry, false);
+      return new Decoders(results, markers);
+    }
+  }
+
+  private static final Map<String, Decoders> DECODERS = new ConcurrentHashMap<>();
+
+  private final SpecificAvroDeserializer<ChunkResult> results;
+  private final SpecificAvroDeserializer<Marker> markers;
   private final String resultsTopic;
   private final Map<String, Verdict> verdicts = new ConcurrentHashMap<>();
   private final Map<String, Instant> notedAt = new ConcurrentHashMap<>();
@@ -62,9 +81,9 @@ final class VerdictWatch implements AutoCloseable {
   private VerdictWatch(
       String bootstrapServers, String registryUrl, String resultsTopic, String tableTopic) {
     this.resultsTopic = resultsTopic;
-    Map<String, Object> registry = Map.of("schema.registry.url", registryUrl);
-    results.configure(registry, false);
-    markers.configure(registry, false);
+    Decoders decoders = DECODERS.computeIfAbsent(registryUrl, Decoders::of);
+    this.results = decoders.results();
+    this.markers = decoders.markers();
     consumer =
         new KafkaConsumer<>(
             Map.of(
@@ -96,8 +115,10 @@ final class VerdictWatch implements AutoCloseable {
   private void poll() {
     try {
       while (!closing) {
-        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-          long arrived = System.currentTimeMillis();
+        var polled = consumer.poll(Duration.ofMillis(200));
+        // the records of one fetch arrived together, whatever reading each of them costs here
+        long arrived = System.currentTimeMillis();
+        for (ConsumerRecord<byte[], byte[]> r : polled) {
           if (r.topic().equals(resultsTopic)) {
             result(r, arrived);
           } else {
