@@ -29,11 +29,12 @@ import org.apache.kafka.clients.producer.KafkaProducer;
  * Kafka or the registry that an incremental run of a few keys would otherwise pay one after the
  * other, after the source's (compare-producer README, "Incremental runs", the cost).
  *
- * <p>The run's thread takes each answer when it needs it, in the order it asked before, and checks
- * the table topics against the resolved tables itself; a failure is thrown there as it was thrown
- * here, so the run fails as it would have failed asking itself. Closing interrupts what is still
- * under way (a run that failed on the source does not wait for Kafka's timeouts), then closes the
- * producer: the run lends it to its key-list run and closes it here.
+ * <p>The run's thread takes each answer when it needs it (compare-producer README, "Incremental
+ * runs": in which order) and checks the table topics against the resolved tables itself; a failure
+ * is thrown there as it was thrown here, so the run fails as it would have failed asking itself.
+ * Closing interrupts what is still under way (a run that failed on the source does not wait for
+ * Kafka's timeouts), then closes the producer: the run lends it to its key-list run and closes it
+ * here.
  */
 final class KafkaStart implements AutoCloseable {
   private final TableTopicOffsets offsets;
