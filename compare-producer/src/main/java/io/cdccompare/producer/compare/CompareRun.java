@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -249,12 +250,20 @@ public final class CompareRun {
 
   /** A thread of the run's own (a daemon: it never keeps a stopping JVM alive). */
   static ExecutorService thread(String name) {
-    return Executors.newSingleThreadExecutor(
-        r -> {
-          Thread t = new Thread(r, name);
-          t.setDaemon(true);
-          return t;
-        });
+    return Executors.newSingleThreadExecutor(daemons(name));
+  }
+
+  /** {@code count} threads of the run's own, daemons named {@code name}. */
+  static ExecutorService threads(String name, int count) {
+    return Executors.newFixedThreadPool(count, daemons(name));
+  }
+
+  private static ThreadFactory daemons(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
   }
 
   /**

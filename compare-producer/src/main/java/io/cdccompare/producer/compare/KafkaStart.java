@@ -13,7 +13,6 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -38,14 +37,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
  */
 final class KafkaStart implements AutoCloseable {
   private final TableTopicOffsets offsets;
-  private final ExecutorService threads =
-      Executors.newFixedThreadPool(
-          2,
-          r -> {
-            Thread t = new Thread(r, "cdc-compare-kafka-start");
-            t.setDaemon(true);
-            return t;
-          });
+  private final ExecutorService threads = CompareRun.threads("cdc-compare-kafka-start", 2);
   private final TopicCheck topics;
   private final List<String> tableTopics;
   private final Future<OptionalInt> hashesTopicLimit;

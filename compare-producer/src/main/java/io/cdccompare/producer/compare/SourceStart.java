@@ -7,7 +7,6 @@ import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
@@ -32,14 +31,7 @@ import java.util.concurrent.TimeUnit;
  * a short query) and closes both sessions, which releases the lock.
  */
 final class SourceStart implements AutoCloseable {
-  private final ExecutorService threads =
-      Executors.newFixedThreadPool(
-          2,
-          r -> {
-            Thread t = new Thread(r, "cdc-compare-source-start");
-            t.setDaemon(true);
-            return t;
-          });
+  private final ExecutorService threads = CompareRun.threads("cdc-compare-source-start", 2);
   private final Future<Connection> catalog;
   private final Future<Bookkeeping> bookkeeping;
 
