@@ -131,9 +131,16 @@ public final class ProcCpuSampler {
    * is {@code [4 - 3]}, utime and stime {@code [14 - 3]} and {@code [15 - 3]}); null once it ended.
    */
   public static String[] statFields(long pid) {
+    return statFields(PROC.resolve(Long.toString(pid)).resolve("stat"));
+  }
+
+  /**
+   * The fields of a {@code stat} file (a process's or a thread's) after its name; null once gone.
+   */
+  public static String[] statFields(Path stat) {
     try {
-      String stat = Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat"));
-      return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      String text = Files.readString(stat);
+      return text.substring(text.lastIndexOf(')') + 2).split(" ");
     } catch (IOException | RuntimeException e) {
       return null;
     }

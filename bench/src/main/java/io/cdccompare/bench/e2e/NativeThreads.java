@@ -30,7 +30,7 @@ final class NativeThreads {
     try (Stream<Path> tasks = Files.list(TASKS)) {
       tasks.forEach(
           task -> {
-            String[] fields = statFields(task);
+            String[] fields = ProcCpuSampler.statFields(task.resolve("stat"));
             String name = name(task);
             if (fields != null && name != null) {
               double seconds =
@@ -55,18 +55,6 @@ final class NativeThreads {
           }
         });
     return used;
-  }
-
-  /**
-   * The fields of the thread's {@code stat} after its name, as {@link ProcCpuSampler#statFields}.
-   */
-  private static String[] statFields(Path task) {
-    try {
-      String stat = Files.readString(task.resolve("stat"));
-      return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-    } catch (IOException | RuntimeException e) {
-      return null; // ended meanwhile
-    }
   }
 
   private static String name(Path task) {
