@@ -114,12 +114,24 @@ class ResultsTopicDeletedIT {
                         return;
                       }
                       try {
-                        // the verdicts the deleted topic will take with it (the task's only run)
-                        TaskReportReader.of(CompareConfig.load(p.taskFile()))
-                            .results(r -> true)
-                            .stream()
-                            .map(ResultsTopicDeletedIT::verdict)
-                            .forEach(verdictsBefore::add);
+                        // the verdicts the deleted topic will take with it, all of chunks 0 and 1
+                        // and none of chunk 2 (it is open: its CLOSE note is not written yet),
+                        // and the report counting both chunks
+                        await()
+                            .atMost(Duration.ofSeconds(90))
+                            .until(
+                                () -> {
+                                  verdictsBefore.clear();
+                                  TaskReportReader.of(CompareConfig.load(p.taskFile()))
+                                      .results(r -> true)
+                                      .stream()
+                                      .map(ResultsTopicDeletedIT::verdict)
+                                      .forEach(verdictsBefore::add);
+                                  return verdictsBefore.equals(
+                                          Set.of("0/0", "0/1", "0/2", "1/0", "1/1", "1/2"))
+                                      && reportEntries(p, table.toString()).stream()
+                                          .anyMatch(e -> e.getApplyChunks() == 2);
+                                });
                         admin.deleteTopics(List.of(topic)).all().get();
                         loadAtDelete.set(load.done());
                       } catch (Exception e) {
@@ -151,6 +163,13 @@ class ResultsTopicDeletedIT {
                     assertThat(line)
                         .contains("target=pg topic=" + topic)
                         .contains("the results topic was deleted while the verifier ran"));
+        // and the new topic is seen as another topic of the same name, read from its start
+        assertThat(errorLines(log))
+            .anySatisfy(
+                line ->
+                    assertThat(line)
+                        .contains("target=pg topic=" + topic)
+                        .contains("the results topic was replaced (topic id " + before + " -> "));
         // and every verdict the deleted topic did not hold is on the new one, true, the verifier
         // never stopping
         await()
@@ -167,7 +186,10 @@ class ResultsTopicDeletedIT {
         assertThat(first.failure()).as("the verifier did not stop").isEmpty();
         assertThat(first.problem()).isEmpty();
         List<ChunkResult> results = ComparePipeline.results(p.taskFile(), runId);
-        assertThat(failedKeysOfTrueVerdicts(results)).containsExactly(CHANGED_ON_TARGET);
+        Set<String> failed = failedKeysOfTrueVerdicts(results);
+        assertThat(failed)
+            .as(() -> "failed keys; their rows now on the source and on pg: " + rowsNow(p, failed))
+            .containsExactly(CHANGED_ON_TARGET);
         // and the report aggregation, replaced once the topic was back, reports the whole run:
         // every chunk verified, exactly the one real difference
         await()
@@ -268,6 +290,30 @@ class ResultsTopicDeletedIT {
     }
   }
 
+  /** Each key's row on the source and on the target as they are now, to tell a lost apply. */
+  private static String rowsNow(ComparePipeline p, Set<String> keys) {
+    StringBuilder rows = new StringBuilder();
+    for (String key : keys) {
+      String query = "SELECT id, name, n FROM items WHERE id = " + Long.parseLong(key);
+      try (var target = p.pgServer().connect(p.pgDb());
+          var s = target.createStatement();
+          var rs = s.executeQuery(query)) {
+        rows.append(key)
+            .append(": source ")
+            .append(p.source().rows(query).stream().map(java.util.Arrays::toString).toList())
+            .append(", pg ")
+            .append(
+                rs.next()
+                    ? "[" + rs.getString(1) + ", " + rs.getString(2) + ", " + rs.getString(3) + "]"
+                    : "none")
+            .append("; ");
+      } catch (Exception e) {
+        rows.append(key).append(": not read (").append(e.getMessage()).append("); ");
+      }
+    }
+    return rows.toString();
+  }
+
   private static String verdict(ChunkResult r) {
     return r.getChunk() + "/" + r.getTablePartition();
   }
@@ -304,5 +350,12 @@ class ResultsTopicDeletedIT {
             .toList();
     assertThat(entries).as("the report's entries of the run").hasSize(1);
     return entries.get(0);
+  }
+
+  /** The report's entries of target pg and {@code table}, of every run. */
+  private static List<ReportEntry> reportEntries(ComparePipeline p, String table) {
+    return TaskReportReader.of(CompareConfig.load(p.taskFile())).entries().stream()
+        .filter(e -> table.equals(e.getTable()) && "pg".equals(e.getTarget()))
+        .toList();
   }
 }

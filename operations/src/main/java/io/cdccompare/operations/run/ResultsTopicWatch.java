@@ -4,6 +4,7 @@ import io.cdccompare.topology.verify.ResultsTopic;
 import io.cdccompare.topology.verify.VerifierSettings;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -12,6 +13,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
+import org.apache.kafka.clients.admin.TopicListing;
+import org.apache.kafka.common.Uuid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +28,10 @@ import org.slf4j.LoggerFactory;
  * reports it in the verifier's health line until it is back, and creates it again as at start
  * ({@link ResultsTopic#ensure}): the blocked verdicts are then delivered, and so are the sends that
  * were retrying. The verdicts the deleted topic held are gone from it; the report aggregation's
- * store and the report topic keep what it had aggregated of them. Thread-safe; one daemon thread.
+ * store and the report topic keep what it had aggregated of them. Each look also compares the
+ * topic's id with the one seen before: a topic created again, by this watch or by anyone else (even
+ * between two looks), counts as a replacement ({@link #replacements}), and the report aggregation
+ * reads the new topic from its start ({@link ReplacedTopicRewind}). Thread-safe; one daemon thread.
  */
 final class ResultsTopicWatch implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ResultsTopicWatch.class);
@@ -37,6 +43,8 @@ final class ResultsTopicWatch implements AutoCloseable {
   private final ScheduledExecutorService scheduler;
   private final AtomicReference<String> missing = new AtomicReference<>();
   private final AtomicLong recreated = new AtomicLong();
+  private final AtomicLong replacements = new AtomicLong();
+  private final AtomicReference<Uuid> seenId = new AtomicReference<>();
   private final Object present = new Object();
   private final Duration period;
   private volatile boolean released;
@@ -62,6 +70,12 @@ final class ResultsTopicWatch implements AutoCloseable {
    */
   static ResultsTopicWatch start(VerifierSettings settings, Duration period) {
     ResultsTopicWatch watch = new ResultsTopicWatch(settings, period);
+    try {
+      watch.listing().ifPresent(t -> watch.seenId.set(t.topicId()));
+    } catch (Exception e) {
+      // the first scheduled look notes the id
+      LOG.debug("target={} could not note the results topic's id", settings.target(), e);
+    }
     watch.scheduler.scheduleWithFixedDelay(
         watch::check, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
     return watch;
@@ -70,11 +84,9 @@ final class ResultsTopicWatch implements AutoCloseable {
   private void check() {
     String topic = settings.resultsTopic();
     try {
-      if (admin
-          .listTopics(new ListTopicsOptions().timeoutMs((int) CALL_TIMEOUT.toMillis()))
-          .names()
-          .get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-          .contains(topic)) {
+      Optional<TopicListing> now = listing();
+      if (now.isPresent()) {
+        noteId(now.get().topicId());
         return;
       }
       String reason =
@@ -93,6 +105,7 @@ final class ResultsTopicWatch implements AutoCloseable {
       }
       ResultsTopic.ensure(settings);
       recreated.incrementAndGet();
+      listing().ifPresent(t -> noteId(t.topicId()));
       missing.set(null);
       LOG.error("target={} topic={} the results topic was created again", settings.target(), topic);
       synchronized (present) {
@@ -107,6 +120,31 @@ final class ResultsTopicWatch implements AutoCloseable {
     }
   }
 
+  private Optional<TopicListing> listing() throws Exception {
+    return admin
+        .listTopics(new ListTopicsOptions().timeoutMs((int) CALL_TIMEOUT.toMillis()))
+        .listings()
+        .get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+        .stream()
+        .filter(t -> t.name().equals(settings.resultsTopic()))
+        .findFirst();
+  }
+
+  /** Counts a replacement when {@code id} is not the id seen before. */
+  private void noteId(Uuid id) {
+    Uuid before = seenId.getAndSet(id);
+    if (before != null && !before.equals(id)) {
+      replacements.incrementAndGet();
+      LOG.error(
+          "target={} topic={} the results topic was replaced (topic id {} -> {}): the report"
+              + " aggregation reads it again from its start",
+          settings.target(),
+          settings.resultsTopic(),
+          before,
+          id);
+    }
+  }
+
   /** Why the verifier is not healthy while its results topic is missing, or null. */
   String problem() {
     return missing.get();
@@ -115,6 +153,14 @@ final class ResultsTopicWatch implements AutoCloseable {
   /** How many times the topic was created again. */
   long recreated() {
     return recreated.get();
+  }
+
+  /**
+   * How many times the topic was seen replaced by another of the same name (another topic id), by
+   * this watch or by anyone else. Read before every poll of the report aggregation.
+   */
+  long replacements() {
+    return replacements.get();
   }
 
   /**
@@ -137,11 +183,9 @@ final class ResultsTopicWatch implements AutoCloseable {
 
   private boolean exists() throws InterruptedException {
     try {
-      return admin
-          .listTopics(new ListTopicsOptions().timeoutMs((int) CALL_TIMEOUT.toMillis()))
-          .names()
-          .get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-          .contains(settings.resultsTopic());
+      Optional<TopicListing> now = listing();
+      now.ifPresent(t -> noteId(t.topicId()));
+      return now.isPresent();
     } catch (InterruptedException e) {
       throw e;
     } catch (Exception e) {

@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * first. A stream thread that fails stops its application; {@link #awaitStop} returns the failure.
  * The results topic is kept in place while it runs ({@link ResultsTopicWatch}): deleted, it is
  * created again, and a report aggregation thread that stopped on it missing is replaced once it is
- * back instead of stopping the verifier. Thread-safe.
+ * back instead of stopping the verifier, and the aggregation reads the new topic from its start.
+ * Thread-safe.
  */
 public final class RunningVerifier implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RunningVerifier.class);
@@ -144,10 +145,20 @@ public final class RunningVerifier implements AutoCloseable {
 
   /**
    * @param readsResults the report aggregation, whose stream thread stopped by a missing source
-   *     topic (the results topic deleted) is replaced once the topic is back
+   *     topic (the results topic deleted) is replaced once the topic is back, and which reads the
+   *     results topic again from its start once it was replaced ({@link ReplacedTopicRewind})
    */
   private void add(Topology topology, Properties props, boolean readsResults) {
-    KafkaStreams app = new KafkaStreams(topology, props);
+    KafkaStreams app =
+        readsResults
+            ? new KafkaStreams(
+                topology,
+                props,
+                new ReplacedTopicRewind(
+                    new StreamsConfig(props).getKafkaClientSupplier(),
+                    settings.resultsTopic(),
+                    watch::replacements))
+            : new KafkaStreams(topology, props);
     app.setUncaughtExceptionHandler(
         e -> {
           if (readsResults && !closing && missingSourceTopic(e)) {
