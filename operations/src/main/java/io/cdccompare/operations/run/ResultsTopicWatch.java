@@ -72,6 +72,8 @@ final class ResultsTopicWatch implements AutoCloseable {
     ResultsTopicWatch watch = new ResultsTopicWatch(settings, period);
     try {
       watch.listing().ifPresent(t -> watch.seenId.set(t.topicId()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     } catch (Exception e) {
       // the first scheduled look notes the id
       LOG.debug("target={} could not note the results topic's id", settings.target(), e);
