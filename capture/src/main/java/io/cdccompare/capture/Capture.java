@@ -51,11 +51,16 @@ import org.slf4j.LoggerFactory;
 public final class Capture implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Capture.class);
 
+  /** How long the engine's {@code run()} may take to end once it was closed. */
+  private static final java.time.Duration ENGINE_END = java.time.Duration.ofSeconds(10);
+
   private final CaptureConfig config;
   private final CaptureMeters meters;
   private final TopicLayout layout;
   private final Map<TableName, EventKeyEncoder> keys = new java.util.LinkedHashMap<>();
   private final CountDownLatch started = new CountDownLatch(1);
+  private final CountDownLatch engineEnded = new CountDownLatch(1);
+  private volatile Thread engineThread;
   private final AtomicReference<DebeziumEngine<RecordChangeEvent<SourceRecord>>> engine =
       new AtomicReference<>();
   private volatile boolean stopping;
@@ -80,6 +85,8 @@ public final class Capture implements AutoCloseable {
       stoppedBy = e;
       meters.stoppedByItself();
       throw e;
+    } finally {
+      engineEnded.countDown();
     }
   }
 
@@ -149,7 +156,12 @@ public final class Capture implements AutoCloseable {
           config.engineName(),
           layout.topics().keySet(),
           config.slotName());
-      built.run();
+      engineThread = Thread.currentThread();
+      try {
+        built.run();
+      } finally {
+        engineThread = null;
+      }
       if (failure.get() != null) {
         throw new IllegalStateException(
             "capture " + config.engineName() + " stopped: " + failure.get().getMessage(),
@@ -266,7 +278,10 @@ public final class Capture implements AutoCloseable {
     return props;
   }
 
-  /** Stops streaming; {@link #run()} returns once the engine has stopped. */
+  /**
+   * Stops streaming and waits, at most {@link #ENGINE_END} after the engine's close, for {@link
+   * #run()} to end (see {@link #endStuckEngine}); a stop after the end returns at once.
+   */
   public void stop() {
     stopping = true;
     DebeziumEngine<RecordChangeEvent<SourceRecord>> e = engine.get();
@@ -276,9 +291,10 @@ public final class Capture implements AutoCloseable {
     // Debezium 3.6 refuses to close (IllegalStateException) while its tasks are still starting:
     // try again until it accepts, so a stop during startup is not lost
     long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
-    while (true) {
+    while (engineEnded.getCount() > 0) {
       try {
         e.close();
+        endStuckEngine();
         return;
       } catch (IllegalStateException starting) {
         if (System.nanoTime() > deadline) {
@@ -290,6 +306,35 @@ public final class Capture implements AutoCloseable {
         LOG.warn("capture={} did not stop cleanly: {}", config.engineName(), ex.toString());
         return;
       }
+    }
+  }
+
+  /**
+   * The engine's {@code close()} stops its tasks and returns; its {@code run()} then ends at once.
+   * Debezium 3.6's asynchronous engine has a window, right after its tasks started, where a close
+   * drops the polling task it is about to submit (the task service is shut down under it) and its
+   * {@code run()} then waits for that task forever (found as a test that hung, 2026-12-02: a
+   * capture stopped the moment it streamed). Its wait is interruptible and the engine ends cleanly
+   * once interrupted, so a run that has not ended {@link #ENGINE_END} after the close is
+   * interrupted.
+   */
+  private void endStuckEngine() {
+    try {
+      if (engineEnded.await(ENGINE_END.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+        return;
+      }
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      return;
+    }
+    Thread runner = engineThread;
+    if (runner != null) {
+      LOG.warn(
+          "capture={} the engine did not end {} s after it was closed (stopped as its polling"
+              + " started): its thread is interrupted",
+          config.engineName(),
+          ENGINE_END.toSeconds());
+      runner.interrupt();
     }
   }
 

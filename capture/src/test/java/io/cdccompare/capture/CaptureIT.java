@@ -26,10 +26,12 @@ import io.cdccompare.source.TopicLayout;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
@@ -38,6 +40,33 @@ import org.junit.jupiter.api.Test;
 @WithEmbedded({Component.KAFKA, Component.REGISTRY, Component.SOURCE_POSTGRES})
 class CaptureIT {
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Test
+  void aCaptureStoppedTheMomentItStreamsEndsAndASecondStopReturnsAtOnce(EmbeddedEnvironment env)
+      throws Exception {
+    // Given a table (Debezium's engine could hang in run() when closed as its polling started)
+    CaptureFixture f = new CaptureFixture(env);
+    f.sql("CREATE TABLE quick (id int PRIMARY KEY)");
+    for (int attempt = 1; attempt <= 3; attempt++) {
+      CaptureFixture.Running running = f.start("public.quick");
+
+      // When it is stopped the moment it streams
+      long stopping = System.nanoTime();
+      running.capture().stop();
+
+      // Then its run ends (the engine's own stop, or the interrupt 10 s after it)
+      running.run().get(60, TimeUnit.SECONDS);
+      running.thread().shutdownNow();
+      assertThat(running.capture().failure()).as("attempt " + attempt).isEmpty();
+
+      // and a stop after the end returns at once (it used to retry the closed engine for 30 s)
+      long again = System.nanoTime();
+      running.capture().stop();
+      assertThat(Duration.ofNanos(System.nanoTime() - again))
+          .as("attempt %d, first stop took %d ms", attempt, (again - stopping) / 1_000_000)
+          .isLessThan(Duration.ofSeconds(5));
+    }
+  }
 
   @Test
   void interleavedTransactionsArriveInPerKeyCommitOrderWithTombstones(EmbeddedEnvironment env)
