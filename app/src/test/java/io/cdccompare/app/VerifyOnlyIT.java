@@ -121,8 +121,12 @@ class VerifyOnlyIT {
   @Test
   void chunksWaitForAStoppedApplierAndAreVerifiedInSyncUnderLiveLoadWhenItResumes(
       EmbeddedEnvironment env, @TempDir Path dir) throws Exception {
-    // Given a stall timeout of 20 s and the applier stopped under live load
-    Setup s = Setup.create(env, dir, Duration.ofSeconds(20));
+    // Given a stall timeout of 60 s and the applier stopped under live load
+    // (the applier resumes at least 4 s after the first CLOSE, in a child JVM that starts and then
+    // catches up on the backlog; on 2 cores in a full test run that took over 20 s once,
+    // 2026-12-02,
+    // and a partition was STALLED: the stall timeout must exceed the resume, not race it)
+    Setup s = Setup.create(env, dir, Duration.ofSeconds(60));
     try (CaptureFixture.Running capture = s.p.source().start("public.items");
         RunningVerifier pg = s.p.verifier("pg", true)) {
       try (ExternalApplier.Running first = s.startApplier(0)) {
