@@ -172,4 +172,39 @@ record ComparePipeline(
     }
     return rows;
   }
+
+  /**
+   * Each key's row as it is now on the source and on every target, for an assertion's message: rows
+   * still different tell a lost apply, rows equal a false verdict.
+   */
+  String rowsNow(java.util.Collection<String> keys) {
+    StringBuilder rows = new StringBuilder();
+    for (String key : keys) {
+      String query = "SELECT id, name, n FROM items WHERE id = " + Long.parseLong(key);
+      rows.append(key).append(": source ");
+      try {
+        rows.append(source.rows(query).stream().map(java.util.Arrays::toString).toList());
+      } catch (Exception e) {
+        rows.append("not read (").append(e.getMessage()).append(')');
+      }
+      rows.append(", pg ").append(row(pgServer, pgDb, query));
+      if (mariaServer != null) {
+        rows.append(", maria ").append(row(mariaServer, mariaDb, query));
+      }
+      rows.append("; ");
+    }
+    return rows.toString();
+  }
+
+  private static String row(JdbcServer server, String database, String query) {
+    try (Connection c = server.connect(database);
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(query)) {
+      return rs.next()
+          ? "[" + rs.getString(1) + ", " + rs.getString(2) + ", " + rs.getString(3) + "]"
+          : "none";
+    } catch (SQLException e) {
+      return "not read (" + e.getMessage() + ")";
+    }
+  }
 }

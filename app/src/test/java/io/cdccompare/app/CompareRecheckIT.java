@@ -198,7 +198,11 @@ class CompareRecheckIT {
       Set<String> inFlight = new TreeSet<>();
       run.forEach(r -> inFlight.addAll(r.getInFlightKeys()));
       assertThat(inFlight).as(text).contains("1").hasSizeGreaterThan(1);
-      assertThat(exit).as(text + cli.err()).isEqualTo(ExitCode.INCOMPLETE.code());
+      Set<String> failed = new TreeSet<>();
+      run.forEach(r -> failed.addAll(r.getFailedKeys()));
+      assertThat(exit)
+          .as(() -> text + cli.err() + "\nfailed keys, rows now: " + p.rowsNow(failed))
+          .isEqualTo(ExitCode.INCOMPLETE.code());
       assertThat(text)
           .contains("recheck run=" + runId + ".recheck1")
           .contains("recheck run=" + runId + ".recheck2")

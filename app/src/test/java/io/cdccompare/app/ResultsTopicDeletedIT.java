@@ -188,7 +188,7 @@ class ResultsTopicDeletedIT {
         List<ChunkResult> results = ComparePipeline.results(p.taskFile(), runId);
         Set<String> failed = failedKeysOfTrueVerdicts(results);
         assertThat(failed)
-            .as(() -> "failed keys; their rows now on the source and on pg: " + rowsNow(p, failed))
+            .as(() -> "failed keys; their rows now on the source and on pg: " + p.rowsNow(failed))
             .containsExactly(CHANGED_ON_TARGET);
         // and the report aggregation, replaced once the topic was back, reports the whole run:
         // every chunk verified, exactly the one real difference
@@ -288,30 +288,6 @@ class ResultsTopicDeletedIT {
           .map(ILoggingEvent::getFormattedMessage)
           .toList();
     }
-  }
-
-  /** Each key's row on the source and on the target as they are now, to tell a lost apply. */
-  private static String rowsNow(ComparePipeline p, Set<String> keys) {
-    StringBuilder rows = new StringBuilder();
-    for (String key : keys) {
-      String query = "SELECT id, name, n FROM items WHERE id = " + Long.parseLong(key);
-      try (var target = p.pgServer().connect(p.pgDb());
-          var s = target.createStatement();
-          var rs = s.executeQuery(query)) {
-        rows.append(key)
-            .append(": source ")
-            .append(p.source().rows(query).stream().map(java.util.Arrays::toString).toList())
-            .append(", pg ")
-            .append(
-                rs.next()
-                    ? "[" + rs.getString(1) + ", " + rs.getString(2) + ", " + rs.getString(3) + "]"
-                    : "none")
-            .append("; ");
-      } catch (Exception e) {
-        rows.append(key).append(": not read (").append(e.getMessage()).append("); ");
-      }
-    }
-    return rows.toString();
   }
 
   private static String verdict(ChunkResult r) {
