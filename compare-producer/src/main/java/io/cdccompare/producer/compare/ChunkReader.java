@@ -47,14 +47,18 @@ final class ChunkReader {
   private final JdbcRowHasher hasher;
   private final int hashLength;
   private final Executor hashing;
+  private final ExactSnapshot snapshot;
 
   /**
    * @param hashing one thread, shared by the readers of one run, that hashes the rows read ({@code
    *     deep = 100}); it runs a chunk's batches in order, and one chunk after the other
+   * @param snapshot begins each chunk's read transaction on {@code connection}
    */
-  ChunkReader(Connection connection, ScanPlan plan, int fetchSize, Executor hashing)
+  ChunkReader(
+      Connection connection, ScanPlan plan, int fetchSize, Executor hashing, ExactSnapshot snapshot)
       throws SQLException {
     this.connection = connection;
+    this.snapshot = snapshot;
     this.plan = plan;
     this.sampling = plan.task().sampling();
     this.fetchSize = Math.min(fetchSize, sampling.chunk());
@@ -98,12 +102,18 @@ final class ChunkReader {
   }
 
   /**
-   * The chunk after {@code afterKey} ({@code null}: the first chunk), read in one snapshot.
+   * The chunk after {@code afterKey} ({@code null}: the first chunk), read in one snapshot that
+   * sees every change committed before the chunk's OPEN note ({@link ExactSnapshot}), or null when
+   * the run was asked to stop while that snapshot waited.
    *
+   * @param chunk the chunk's number, for the messages
    * @param slice the slice of the chunk compared below {@code deep = 100} ({@link
    *     ChunkSampling#sliceOfRun})
    */
-  ChunkScan read(String afterKey, int slice) throws SQLException {
+  ChunkScan read(String afterKey, long chunk, int slice) throws SQLException {
+    if (!snapshot.begin("table " + plan.task().table() + " chunk " + chunk)) {
+      return null;
+    }
     try {
       return sampling.deep() == 100
           ? readAll(afterKey)

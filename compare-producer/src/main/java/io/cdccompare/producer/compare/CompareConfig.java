@@ -48,6 +48,7 @@ public final class CompareConfig extends ConnectionConfig {
   public static final String HASHES_REPLICATION = "hashes.topic.replication.factor";
   public static final String HASHES_MAX_BYTES = "hashes.max.record.bytes";
   public static final String FETCH_SIZE = "fetch.size";
+  public static final String READ_VISIBILITY_TIMEOUT_MS = "read.visibility.timeout.ms";
   public static final String MAX_ROWS_PER_SECOND = "throttle.max.rows.per.second";
   public static final String CHUNK_TIME_MS = "throttle.chunk.time.ms";
   public static final String PROGRESS = "progress";
@@ -162,6 +163,16 @@ public final class CompareConfig extends ConnectionConfig {
               Range.between(1, MAX_CHUNK),
               Importance.LOW,
               "Rows fetched per round trip while a chunk is read.")
+          .define(
+              READ_VISIBILITY_TIMEOUT_MS,
+              Type.LONG,
+              60_000L,
+              Range.atLeast(1),
+              Importance.LOW,
+              "How long a chunk's read waits at most for the source transactions that were in"
+                  + " progress when its OPEN note committed (a commit in the WAL is visible to new"
+                  + " snapshots only a moment later); past it the run stops naming them, and"
+                  + " resumes at that chunk when run again.")
           .define(
               MAX_ROWS_PER_SECOND,
               Type.LONG,
@@ -356,6 +367,13 @@ public final class CompareConfig extends ConnectionConfig {
   /** Rechecks of keys still in flight at most. */
   public int recheckAttempts() {
     return values.getInt(RECHECK_ATTEMPTS);
+  }
+
+  /**
+   * How long a chunk's read waits for transactions in progress at its OPEN ({@link ExactSnapshot}).
+   */
+  public Duration readVisibilityTimeout() {
+    return Duration.ofMillis(values.getLong(READ_VISIBILITY_TIMEOUT_MS));
   }
 
   public Duration flowStallTimeout() {

@@ -27,6 +27,7 @@ final class KeyListReader {
   private final JdbcKeyReader keyReader;
   private final JdbcRowHasher hasher;
   private final KeyLookup lookup;
+  private final ExactSnapshot snapshot;
 
   /**
    * What a key-list chunk read gave.
@@ -38,8 +39,12 @@ final class KeyListReader {
    */
   record KeyListRead(ChunkRead read, List<String> absentKeys) {}
 
-  KeyListReader(Connection connection, ScanPlan plan) throws SQLException {
+  /**
+   * @param snapshot begins each chunk's read transaction on {@code connection}
+   */
+  KeyListReader(Connection connection, ScanPlan plan, ExactSnapshot snapshot) throws SQLException {
     this.connection = connection;
+    this.snapshot = snapshot;
     this.plan = plan;
     this.binder = plan.keyBinder();
     this.keyReader = plan.keyReader();
@@ -78,8 +83,17 @@ final class KeyListReader {
     }
   }
 
-  /** Reads the chunk's keys in one snapshot. */
-  KeyListRead read(KeyList chunk) throws SQLException {
+  /**
+   * Reads the chunk's keys in one snapshot that sees every change committed before the chunk's OPEN
+   * note ({@link ExactSnapshot}), or returns null when the run was asked to stop while that
+   * snapshot waited.
+   *
+   * @param what the chunk, for the messages
+   */
+  KeyListRead read(KeyList chunk, String what) throws SQLException {
+    if (!snapshot.begin(what)) {
+      return null;
+    }
     List<String> keys = chunk.keys();
     List<String> present = new ArrayList<>(keys.size());
     List<String> absent = new ArrayList<>();

@@ -212,7 +212,12 @@ public final class KeyListRun {
           if (stopping) {
             break;
           }
-          done.add(compare(plan, new KeyListReader(scan, plan), writer, notes, flow));
+          KeyListReader reader =
+              new KeyListReader(
+                  scan,
+                  plan,
+                  new ExactSnapshot(scan, config.readVisibilityTimeout(), () -> stopping));
+          done.add(compare(plan, reader, writer, notes, flow));
         }
         boolean complete = !stopping;
         LOG.info(
@@ -313,7 +318,10 @@ public final class KeyListRun {
       }
       notes.open(table, runId, kind, chunk, fingerprint, shape);
       listener.opened(table, chunk);
-      KeyListRead read = reader.read(list);
+      KeyListRead read = reader.read(list, "table " + table + " " + kind + " chunk " + chunk);
+      if (read == null) {
+        break; // stopped before the read: the chunk stays OPEN, without a verdict
+      }
       ChunkId id = new ChunkId(config.taskName(), runId, kind, table.toString(), chunk, 0, 1);
       List<HashRecordLocation> locations =
           writer.write(id, plan, read.read(), read.absentKeys(), list);

@@ -219,7 +219,12 @@ public final class RepairRun {
         List<String> all = new ArrayList<>(d.resent());
         all.addAll(d.extra());
         KeyListReader.requireKeys(plan, List.of(KeyList.everywhere(all)));
-        KeyListRead read = new KeyListReader(scan, plan).read(KeyList.everywhere(all));
+        KeyListRead read =
+            new KeyListReader(
+                    scan,
+                    plan,
+                    new ExactSnapshot(scan, config.readVisibilityTimeout(), () -> false))
+                .read(KeyList.everywhere(all), "table " + plan.task().table() + " repair preview");
         Set<String> absent = new TreeSet<>(read.absentKeys());
         List<Step> table = new ArrayList<>();
         for (String key : all) {

@@ -149,7 +149,13 @@ final class TableCompare {
     ChunkSampling sampling = plan.task().sampling();
     int slice = sampling.sliceOfRun(position.runNumber());
     Counts counts = new Counts(position.rowsRead(), position.rowsCompared(), position.chunksDone());
-    ChunkReader reader = new ChunkReader(run.scan(), plan, config.fetchSize(), run.hashing());
+    ChunkReader reader =
+        new ChunkReader(
+            run.scan(),
+            plan,
+            config.fetchSize(),
+            run.hashing(),
+            new ExactSnapshot(run.scan(), config.readVisibilityTimeout(), stopping));
     ChunkPacing pacing = config.pacing();
     run.progress().tableStarted(table, estimatedRows(run.catalog(), plan), counts.rows);
     long pacingStart = System.nanoTime();
@@ -186,7 +192,7 @@ final class TableCompare {
         long opened = System.nanoTime();
         ChunkScan read;
         try {
-          read = reader.read(after, slice);
+          read = reader.read(after, chunk, slice);
         } catch (SQLException e) {
           Optional<CdcCompareException> drift =
               SourceSchemaChange.afterFailedRead(run.catalog(), plan, runId, chunk, e);
@@ -194,6 +200,9 @@ final class TableCompare {
             throw drift.get();
           }
           throw e;
+        }
+        if (read == null) {
+          break; // stopped before the read: the chunk stays OPEN and is read again on resume
         }
         long readDone = System.nanoTime();
         if (run.closer().closing()) {

@@ -1,0 +1,269 @@
+package io.cdccompare.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.cdccompare.capture.CaptureFixture;
+import io.cdccompare.embedded.Component;
+import io.cdccompare.embedded.EmbeddedEnvironment;
+import io.cdccompare.embedded.JdbcServer;
+import io.cdccompare.embedded.WithEmbedded;
+import io.cdccompare.operations.ExitCode;
+import io.cdccompare.operations.run.RunningVerifier;
+import io.cdccompare.schemas.avro.ChunkResult;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A chunk's read sees every change the stream puts before its OPEN (docs/design.md, "The read
+ * position"), on real servers: a capture, a PostgreSQL and a MariaDB target verifier. In each test
+ * one source transaction is frozen with its commit record in the WAL, before the chunk's OPEN note,
+ * but not yet visible to new snapshots ({@link FrozenCommit}); the capture streams it and both
+ * targets apply it. It is released once the command has either read past it (the CLOSE note is
+ * written, or waits to commit) or is seen waiting for it. The verdicts must be what the stream
+ * says: never failed, missed or extra for the frozen key, and a repair never deletes its row.
+ *
+ * <p>The three tests share one pipeline and run in order; each works on keys of its own.
+ */
+@WithEmbedded({
+  Component.KAFKA,
+  Component.REGISTRY,
+  Component.SOURCE_POSTGRES,
+  Component.TARGET_POSTGRES,
+  Component.MARIADB
+})
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ExactReadIT {
+  private static final int ROWS = ComparePipeline.ROWS;
+  private static final String TASK = "exact";
+
+  @TempDir static Path dir;
+
+  private static ComparePipeline p;
+  private static CaptureFixture.Running capture;
+  private static RunningVerifier pg;
+  private static RunningVerifier maria;
+
+  private final Cli cli = new Cli();
+
+  @BeforeAll
+  static void pipeline(EmbeddedEnvironment env) throws Exception {
+    p = ComparePipeline.create(env, dir, TASK, Map.of("chunk", "500"));
+    capture = p.source().start("public.items");
+    pg = p.verifier("pg", true);
+    maria = p.verifier("maria", false);
+    p.source()
+        .sql("INSERT INTO items SELECT g, 'item ' || g, g FROM generate_series(1, " + ROWS + ") g");
+    ComparePipeline.awaitRows(p.pgServer(), p.pgDb(), ROWS);
+    ComparePipeline.awaitRows(p.mariaServer(), p.mariaDb(), ROWS);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    try (AutoCloseable c = capture;
+        AutoCloseable a = pg;
+        AutoCloseable b = maria) {
+      // closed in reverse order
+    }
+  }
+
+  @Test
+  @Order(1)
+  void aFullChunkSeesAChangeCommittedBeforeItsOpenButNotYetVisible() throws Exception {
+    // Given key 10 updated on the source by a transaction frozen before the compare's first OPEN
+    int exit;
+    try (FrozenCommit frozen =
+        FrozenCommit.freeze(p.source(), "UPDATE items SET name = 'frozen' WHERE id = 10")) {
+      awaitOnTargets(10, "frozen");
+
+      // When a full compare runs, the freeze released once it read chunk 0 or waits to
+      exit = whileFrozen(frozen, "compare", "run", "-c", p.taskFile().toString(), "--wait");
+    }
+
+    // Then key 10 is matched (or in flight) on both targets: no difference at all
+    String run = ComparePipeline.fullRunId(p.taskFile(), TASK);
+    List<ChunkResult> results = ComparePipeline.results(p.taskFile(), run);
+    assertNoDifference(results, "10");
+    assertThat(exit).as(cli.out() + cli.err()).isEqualTo(ExitCode.OK.code());
+    assertThat(ComparePipeline.rowsCounted(results, "pg")).isEqualTo(ROWS);
+    assertThat(ComparePipeline.rowsCounted(results, "maria")).isEqualTo(ROWS);
+  }
+
+  @Test
+  @Order(2)
+  void aKeyListChunkSeesAChangeCommittedBeforeItsOpenButNotYetVisible() throws Exception {
+    // Given a full run that found key 20 different on pg
+    ComparePipeline.sql(p.pgServer(), p.pgDb(), "UPDATE items SET name = 'changed' WHERE id = 20");
+    assertThat(cli.run("compare", "run", "-c", p.taskFile().toString(), "--wait"))
+        .as(cli.out() + cli.err())
+        .isEqualTo(ExitCode.DIFFERENCES.code());
+    String run = ComparePipeline.fullRunId(p.taskFile(), TASK);
+
+    // and the source updating key 20 in a transaction frozen before the recheck's OPEN: every
+    // target applies it, so pg no longer differs
+    int exit;
+    try (FrozenCommit frozen =
+        FrozenCommit.freeze(p.source(), "UPDATE items SET name = 'fixed' WHERE id = 20")) {
+      awaitOnTargets(20, "fixed");
+
+      // When the differences are rechecked
+      cli.clearOut();
+      exit =
+          whileFrozen(
+              frozen,
+              "compare",
+              "recheck",
+              "-c",
+              p.taskFile().toString(),
+              "--run",
+              run,
+              "--what",
+              "differences",
+              "--wait");
+    }
+
+    // Then key 20 is cleared on pg, not confirmed failed
+    assertThat(cli.out()).contains("pg public.items: confirmed=0 cleared=1");
+    assertNoDifference(ComparePipeline.results(p.taskFile(), run + ".recheck1"), "20");
+    assertThat(exit).as(cli.out() + cli.err()).isEqualTo(ExitCode.OK.code());
+  }
+
+  @Test
+  @Order(3)
+  void aRepairKeepsAnExtraRowTheSourceInsertedBeforeItsOpenButNotYetVisible() throws Exception {
+    // Given a full run that found key 5000 extra on pg
+    ComparePipeline.sql(p.pgServer(), p.pgDb(), "INSERT INTO items VALUES (5000, 'extra', 1)");
+    assertThat(cli.run("compare", "run", "-c", p.taskFile().toString(), "--wait"))
+        .as(cli.out() + cli.err())
+        .isEqualTo(ExitCode.DIFFERENCES.code());
+    String run = ComparePipeline.fullRunId(p.taskFile(), TASK);
+
+    // and the source inserting key 5000 in a transaction frozen before the repair's OPEN: every
+    // target applies it
+    int exit;
+    try (FrozenCommit frozen =
+        FrozenCommit.freeze(
+            p.source(), "INSERT INTO items VALUES (5000, 'inserted on the source', 1)")) {
+      awaitOnTargets(5000, "inserted on the source");
+
+      // When pg is repaired, deleting its extra rows
+      cli.clearOut();
+      exit =
+          whileFrozen(
+              frozen,
+              "compare",
+              "repair",
+              "-c",
+              p.taskFile().toString(),
+              "--run",
+              run,
+              "--target",
+              "pg",
+              "--delete-extra",
+              "--wait");
+    }
+
+    // Then pg keeps the row the source holds, and the check finds nothing different
+    assertThat(name(p.pgServer(), p.pgDb(), 5000)).isEqualTo("inserted on the source");
+    assertThat(cli.out()).doesNotContain("still different:");
+    assertThat(exit).as(cli.out() + cli.err()).isEqualTo(ExitCode.OK.code());
+  }
+
+  /**
+   * Runs a command while {@code frozen} holds its transaction, and releases it once the command
+   * read past it (a CLOSE noted since the freeze, or one waiting in SyncRep to commit), is seen
+   * waiting for it, or ended.
+   */
+  private int whileFrozen(FrozenCommit frozen, String... command) throws Exception {
+    Logger log = (Logger) LoggerFactory.getLogger("io.cdccompare.producer.compare.ExactSnapshot");
+    Level level = log.getLevel();
+    ListAppender<ILoggingEvent> events = new ListAppender<>();
+    events.start();
+    log.addAppender(events);
+    log.setLevel(Level.DEBUG);
+    try {
+      CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cli.run(command));
+      await()
+          .atMost(Duration.ofSeconds(120))
+          .pollInterval(Duration.ofMillis(50))
+          .until(
+              () ->
+                  exit.isDone()
+                      || frozen.othersHeld()
+                      || closedSince(frozen.frozenAt())
+                      || events.list.stream()
+                          .anyMatch(e -> e.getFormattedMessage().contains("waiting for source")));
+      assertThat(frozen.isFrozen()).as("the transaction is still frozen").isTrue();
+      frozen.release();
+      return exit.get(180, TimeUnit.SECONDS);
+    } finally {
+      log.detachAppender(events);
+      log.setLevel(level);
+    }
+  }
+
+  /** Whether a CLOSE note of the task was committed since the freeze. */
+  private static boolean closedSince(String frozenAt) throws SQLException {
+    try (Connection c = p.source().connect();
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT count(*) FROM repi.validatetables WHERE task = ? AND phase = 'CLOSE'"
+                    + " AND noted_at > ?::timestamptz")) {
+      s.setString(1, TASK);
+      s.setString(2, frozenAt);
+      try (ResultSet rs = s.executeQuery()) {
+        rs.next();
+        return rs.getLong(1) > 0;
+      }
+    }
+  }
+
+  private static void assertNoDifference(List<ChunkResult> results, String key) {
+    assertThat(results).as("verdicts").isNotEmpty();
+    assertThat(results.stream().map(ChunkResult::getTarget).distinct())
+        .containsExactlyInAnyOrder("pg", "maria");
+    for (ChunkResult r : results) {
+      assertThat(r.getFailedKeys()).as("failed on %s", r.getTarget()).doesNotContain(key);
+      assertThat(r.getMissedKeys()).as("missed on %s", r.getTarget()).doesNotContain(key);
+      assertThat(r.getExtraKeys()).as("extra on %s", r.getTarget()).doesNotContain(key);
+    }
+  }
+
+  private static void awaitOnTargets(int id, String name) {
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () ->
+                name.equals(name(p.pgServer(), p.pgDb(), id))
+                    && name.equals(name(p.mariaServer(), p.mariaDb(), id)));
+  }
+
+  private static String name(JdbcServer server, String database, int id) throws SQLException {
+    try (Connection c = server.connect(database);
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT name FROM items WHERE id = " + id)) {
+      return rs.next() ? rs.getString(1) : null;
+    }
+  }
+}

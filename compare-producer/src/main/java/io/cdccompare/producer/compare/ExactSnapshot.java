@@ -1,0 +1,216 @@
+package io.cdccompare.producer.compare;
+
+import io.cdccompare.core.stream.CdcCompareException;
+import io.cdccompare.core.stream.ErrorCode;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes a chunk read's snapshot so that it sees every change the stream puts before the chunk's
+ * OPEN note (docs/design.md, "The read position").
+ *
+ * <p>PostgreSQL makes a committed transaction visible to new snapshots only when it leaves the
+ * process array, which comes after its commit record is in the WAL (and after a synchronous
+ * replication wait). Logical decoding follows the WAL, so a transaction whose commit record comes
+ * before the OPEN's can still be invisible to a snapshot taken right after the OPEN returned: its
+ * change is before the OPEN marker on every target, and a read that missed it would be judged
+ * against it. Such a transaction had its id before the OPEN committed, so it is listed as in
+ * progress by the first snapshot taken after the OPEN ({@code pg_current_snapshot()}); a
+ * transaction that got its id later commits after the OPEN, inside the chunk's in-flight window. So
+ * the read's snapshot is exact when every transaction the first snapshot lists as in progress has
+ * ended and is visible to it. This class takes the first snapshot as the read transaction's own;
+ * when it lists transactions of the source database in progress, it ends that transaction and
+ * begins another until a snapshot shows them all ended, waiting at most {@code
+ * read.visibility.timeout.ms}. A wait that runs out fails the run naming the transactions and the
+ * setting; the chunk stays OPEN and a resumed run reads it again under the same number. It never
+ * reads at a position the stream contradicts.
+ *
+ * <p>Transactions of other databases of the server are not waited for (they cannot change the
+ * source's tables): a transaction is left out when {@code pg_stat_activity} names it under another
+ * database; one it does not name (ended since, or not shown to this user) is waited for.
+ */
+final class ExactSnapshot {
+  private static final Logger LOG = LoggerFactory.getLogger(ExactSnapshot.class);
+
+  /** The longest pause between two looks while transactions are waited for. */
+  private static final long MAX_PAUSE_MS = 20;
+
+  /** After this long a wait is logged at INFO, naming what it waits for. */
+  private static final Duration LOGGED_AFTER = Duration.ofSeconds(1);
+
+  /**
+   * The transactions the statement's snapshot lists as in progress, less those another database's
+   * session holds. As the first statement of a transaction it fixes its snapshot.
+   */
+  private static final String IN_PROGRESS =
+      "SELECT x::text FROM pg_snapshot_xip(pg_current_snapshot()) x WHERE NOT EXISTS (SELECT 1"
+          + " FROM pg_stat_activity a WHERE a.datname <> current_database()"
+          + " AND a.backend_xid::text = (x::text::numeric % 4294967296)::text)";
+
+  /** Which of the given transactions the statement's snapshot does not see as ended. */
+  private static final String STILL_IN_PROGRESS =
+      "SELECT x FROM unnest(?::text[]) x"
+          + " WHERE NOT pg_visible_in_snapshot(x::xid8, pg_current_snapshot())";
+
+  /** Who holds the transactions waited for, for the messages. */
+  private static final String HOLDERS =
+      "SELECT a.pid, a.backend_xid::text, a.state, a.wait_event, a.xact_start::text,"
+          + " a.application_name FROM pg_stat_activity a"
+          + " WHERE a.backend_xid::text = ANY (SELECT (x::numeric % 4294967296)::text"
+          + " FROM unnest(?::text[]) x) ORDER BY a.pid";
+
+  private final Connection connection;
+  private final Duration timeout;
+  private final BooleanSupplier stopping;
+
+  /**
+   * @param connection the read session: autocommit off, {@code REPEATABLE READ}, no transaction
+   *     open
+   * @param timeout how long transactions in progress at the OPEN are waited for at most
+   * @param stopping whether the run was asked to stop: a wait then ends without a snapshot
+   */
+  ExactSnapshot(Connection connection, Duration timeout, BooleanSupplier stopping) {
+    this.connection = connection;
+    this.timeout = timeout;
+    this.stopping = stopping;
+  }
+
+  /**
+   * Begins the read's transaction, called right after the OPEN note committed: on return the
+   * connection is inside a transaction whose snapshot sees every transaction committed before the
+   * OPEN; the caller reads in it and ends it.
+   *
+   * @param what the chunk, for the messages ({@code "table public.t chunk 4"})
+   * @return false when the run was asked to stop while it waited: no transaction is open then, and
+   *     the chunk must not be read
+   */
+  boolean begin(String what) throws SQLException {
+    List<String> waiting = inProgress();
+    if (waiting.isEmpty()) {
+      return true;
+    }
+    long start = System.nanoTime();
+    long deadline = start + timeout.toNanos();
+    LOG.debug("{}: waiting for source transactions {} to end before the read", what, waiting);
+    boolean logged = false;
+    long pause = 1;
+    while (true) {
+      connection.commit();
+      if (stopping.getAsBoolean()) {
+        LOG.info("{}: stopped while waiting for source transactions {}; not read", what, waiting);
+        return false;
+      }
+      sleep(pause);
+      pause = Math.min(MAX_PAUSE_MS, pause * 2);
+      waiting = stillInProgress(waiting);
+      if (waiting.isEmpty()) {
+        if (logged) {
+          LOG.info(
+              "{}: the source transactions waited for ended after {} ms; reading",
+              what,
+              (System.nanoTime() - start) / 1_000_000);
+        }
+        return true;
+      }
+      long now = System.nanoTime();
+      if (now - deadline >= 0) {
+        String holders = holders(waiting);
+        connection.commit();
+        throw new CdcCompareException(
+            ErrorCode.UNVERIFIABLE,
+            what
+                + ": source transactions that were in progress when its OPEN note committed are"
+                + " still in progress after "
+                + CompareConfig.READ_VISIBILITY_TIMEOUT_MS
+                + "="
+                + timeout.toMillis()
+                + " ("
+                + holders
+                + "); the chunk is not read, since a transaction already committed in the WAL"
+                + " may not be visible yet. End or wait for them, or raise the setting, and run"
+                + " the task again: it resumes at this chunk");
+      }
+      if (!logged && now - start >= LOGGED_AFTER.toNanos()) {
+        logged = true;
+        LOG.info(
+            "{}: waiting for source transactions that were in progress when its OPEN note"
+                + " committed ({}), at most {} ms",
+            what,
+            holders(waiting),
+            timeout.toMillis());
+      }
+    }
+  }
+
+  /** The first statement of the read transaction: the transactions its snapshot sees running. */
+  private List<String> inProgress() throws SQLException {
+    try (PreparedStatement s = connection.prepareStatement(IN_PROGRESS);
+        ResultSet rs = s.executeQuery()) {
+      return texts(rs);
+    }
+  }
+
+  private List<String> stillInProgress(List<String> xids) throws SQLException {
+    try (PreparedStatement s = connection.prepareStatement(STILL_IN_PROGRESS)) {
+      s.setArray(1, array(xids));
+      try (ResultSet rs = s.executeQuery()) {
+        return texts(rs);
+      }
+    }
+  }
+
+  /** Each transaction with the session that holds it, as far as this user may see them. */
+  private String holders(List<String> xids) throws SQLException {
+    List<String> held = new ArrayList<>();
+    try (PreparedStatement s = connection.prepareStatement(HOLDERS)) {
+      s.setArray(1, array(xids));
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          held.add(
+              "transaction "
+                  + rs.getString(2)
+                  + " of pid "
+                  + rs.getInt(1)
+                  + " ("
+                  + rs.getString(6)
+                  + "), "
+                  + rs.getString(3)
+                  + (rs.getString(4) == null ? "" : " waiting on " + rs.getString(4))
+                  + " since "
+                  + rs.getString(5));
+        }
+      }
+    }
+    return held.isEmpty() ? "transactions " + xids : String.join("; ", held);
+  }
+
+  private Array array(List<String> xids) throws SQLException {
+    return connection.createArrayOf("text", xids.toArray());
+  }
+
+  private static List<String> texts(ResultSet rs) throws SQLException {
+    List<String> texts = new ArrayList<>();
+    while (rs.next()) {
+      texts.add(rs.getString(1));
+    }
+    return texts;
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for source transactions to end");
+    }
+  }
+}
