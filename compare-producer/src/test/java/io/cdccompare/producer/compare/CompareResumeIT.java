@@ -149,4 +149,96 @@ class CompareResumeIT {
     running.stop();
     assertThat(done.get().complete()).isFalse();
   }
+
+  @Test
+  void aChunkWaitsForTransactionsOpenAtItsOpenAndStopsNamingOneThatStaysOpen() throws Exception {
+    try (java.sql.Connection open = source.connect()) {
+      // Given a source transaction that wrote and stays open (idle in transaction)
+      open.setAutoCommit(false);
+      try (java.sql.Statement s = open.createStatement()) {
+        s.execute("UPDATE t SET w = w WHERE id = 1");
+      }
+      int pid = pid(open);
+
+      // When a task runs that waits for it at most 1 s
+      Map<String, String> task = task("waited");
+      task.put(CompareConfig.READ_VISIBILITY_TIMEOUT_MS, "1000");
+      CompareRun first = new CompareRun(CompareConfig.of(task), false);
+
+      // Then it stops before reading chunk 0, naming the transaction, its session and the setting
+      assertThatThrownBy(first::run)
+          .hasMessageContaining("table public.t chunk 0")
+          .hasMessageContaining("read.visibility.timeout.ms=1000")
+          .hasMessageContaining("of pid " + pid)
+          .hasMessageContaining("idle in transaction");
+      assertThat(chunksDone("waited")).isZero();
+      assertThat(
+              f.count(
+                  "SELECT count(*) FROM repi.validatetables WHERE task = 'waited'"
+                      + " AND phase = 'OPEN' AND chunk = 0"))
+          .as("chunk 0 stays OPEN")
+          .isOne();
+
+      // When it runs again without a bound and is asked to stop while it waits
+      task.remove(CompareConfig.READ_VISIBILITY_TIMEOUT_MS);
+      CompareRun second = new CompareRun(CompareConfig.of(task), false);
+      String noted = openNoted("waited");
+      CompletableFuture<CompareRun.Summary> stopped = runAsync(second);
+      await().atMost(Duration.ofSeconds(30)).until(() -> !openNoted("waited").equals(noted));
+      second.stop();
+
+      // Then it stops without reading the chunk
+      assertThat(stopped.get().complete()).isFalse();
+      assertThat(chunksDone("waited")).isZero();
+
+      // When it runs again and the transaction commits while it waits
+      CompareRun third = new CompareRun(CompareConfig.of(task), false);
+      String again = openNoted("waited");
+      CompletableFuture<CompareRun.Summary> done = runAsync(third);
+      await().atMost(Duration.ofSeconds(30)).until(() -> !openNoted("waited").equals(again));
+      open.commit();
+
+      // Then it resumes the same run at chunk 0 and compares every row
+      CompareRun.Summary summary = done.get();
+      assertThat(summary.complete()).isTrue();
+      assertThat(summary.resumed()).isTrue();
+      assertThat(summary.tables().get(0).rows()).isEqualTo(ROWS);
+      assertThat(summary.tables().get(0).chunks()).isEqualTo(CHUNKS);
+    }
+  }
+
+  private static CompletableFuture<CompareRun.Summary> runAsync(CompareRun run) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try {
+            return run.run();
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        });
+  }
+
+  /** When chunk 0's OPEN note of the task was last written (the run then reads or waits). */
+  private String openNoted(String task) throws Exception {
+    return source
+        .rows(
+            "SELECT noted_at::text FROM repi.validatetables WHERE task = '"
+                + task
+                + "' AND phase = 'OPEN' AND chunk = 0")
+        .get(0)[0]
+        .toString();
+  }
+
+  private long chunksDone(String task) throws Exception {
+    return f.count(
+        "SELECT coalesce(sum(chunks_done), 0) FROM repi.comparetables WHERE task = '" + task + "'");
+  }
+
+  private static int pid(java.sql.Connection c) throws Exception {
+    try (java.sql.Statement s = c.createStatement();
+        java.sql.ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
+      rs.next();
+      return rs.getInt(1);
+    }
+  }
 }
