@@ -387,6 +387,24 @@ class IncrementalRunIT {
               admin.createTopics(List.of(new NewTopic(topic, 3, (short) 1))).all().get();
               return true;
             });
+    // The creation returns once the controller recorded it; the broker answers for the new topic
+    // a moment later (asked at once under load, it said UnknownTopicOrPartition): wait for that,
+    // with a leader for every partition, as a user's next command would find it
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .ignoreExceptionsInstanceOf(ExecutionException.class)
+        .until(
+            () ->
+                admin
+                        .describeTopics(List.of(topic))
+                        .allTopicNames()
+                        .get()
+                        .get(topic)
+                        .partitions()
+                        .stream()
+                        .filter(p -> p.leader() != null)
+                        .count()
+                    == 3);
     String newId =
         admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).topicId().toString();
     assertThat(newId).isNotEqualTo(completed.topicId()); // it is really another topic
