@@ -71,6 +71,8 @@ final class ExactSnapshot {
   private final Connection connection;
   private final Duration timeout;
   private final BooleanSupplier stopping;
+  private long waitedNanos;
+  private long waits;
 
   /**
    * @param connection the read session: autocommit off, {@code REPEATABLE READ}, no transaction
@@ -100,6 +102,25 @@ final class ExactSnapshot {
     }
     long start = System.nanoTime();
     long deadline = start + timeout.toNanos();
+    waits++;
+    try {
+      return await(what, waiting, start, deadline);
+    } finally {
+      waitedNanos += System.nanoTime() - start;
+    }
+  }
+
+  /** How many reads waited, and how long in all, for the table's last log line. */
+  long waits() {
+    return waits;
+  }
+
+  long waitedNanos() {
+    return waitedNanos;
+  }
+
+  private boolean await(String what, List<String> waiting, long start, long deadline)
+      throws SQLException {
     LOG.debug("{}: waiting for source transactions {} to end before the read", what, waiting);
     boolean logged = false;
     long pause = 1;

@@ -149,13 +149,10 @@ final class TableCompare {
     ChunkSampling sampling = plan.task().sampling();
     int slice = sampling.sliceOfRun(position.runNumber());
     Counts counts = new Counts(position.rowsRead(), position.rowsCompared(), position.chunksDone());
+    ExactSnapshot snapshot =
+        new ExactSnapshot(run.scan(), config.readVisibilityTimeout(), stopping);
     ChunkReader reader =
-        new ChunkReader(
-            run.scan(),
-            plan,
-            config.fetchSize(),
-            run.hashing(),
-            new ExactSnapshot(run.scan(), config.readVisibilityTimeout(), stopping));
+        new ChunkReader(run.scan(), plan, config.fetchSize(), run.hashing(), snapshot);
     ChunkPacing pacing = config.pacing();
     run.progress().tableStarted(table, estimatedRows(run.catalog(), plan), counts.rows);
     long pacingStart = System.nanoTime();
@@ -257,7 +254,8 @@ final class TableCompare {
     }
     LOG.info(
         "task={} table={} run={} {} chunks={} rows={} compared={} open_ms={} scan_ms={}"
-            + " close_ms={} close_wait_ms={} throttle_ms={} flow_wait_ms={}",
+            + " close_ms={} close_wait_ms={} throttle_ms={} flow_wait_ms={} visibility_waits={}"
+            + " visibility_wait_ms={}",
         config.taskName(),
         table,
         runId,
@@ -270,7 +268,9 @@ final class TableCompare {
         times.close / 1_000_000,
         times.closeWait / 1_000_000,
         times.throttle / 1_000_000,
-        times.flowWait / 1_000_000);
+        times.flowWait / 1_000_000,
+        snapshot.waits(),
+        snapshot.waitedNanos() / 1_000_000);
     return new TableDone(table, runId, counts.chunks, counts.rows, counts.compared, restarted);
   }
 
