@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
  * DebeziumSettings#PINNED} fixes, so the canonical text of a delivered value equals the text of the
  * same value read over JDBC; {@code debezium.*} settings may not loosen them. The publication is
  * managed by the capture ({@code disabled} auto-creation), and offsets are flushed after every
- * acknowledged batch.
+ * acknowledged batch to the offsets topic by {@link OffsetsTopicStore}.
  *
  * <p>Signals are read from the source's {@link SignalTable} only (channel {@code source}), so a key
  * re-send travels through the write-ahead log like any change and its incremental snapshot is
@@ -35,7 +35,8 @@ final class EngineSettings {
     Properties p = new Properties();
     p.setProperty("name", config.engineName());
     p.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
-    p.setProperty("offset.storage", "org.apache.kafka.connect.storage.KafkaOffsetBackingStore");
+    // Kafka Connect's KafkaOffsetBackingStore, closing the admin client Debezium's would leave
+    p.setProperty("offset.storage", OffsetsTopicStore.class.getName());
     p.setProperty("offset.storage.topic", config.offsetsTopic());
     p.setProperty("offset.storage.partitions", "1");
     p.setProperty(

@@ -5,6 +5,7 @@ import static io.cdccompare.capture.CaptureFixture.header;
 import static io.cdccompare.capture.CaptureFixture.isMarker;
 import static io.cdccompare.capture.CaptureFixture.key;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -31,7 +32,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
@@ -66,6 +69,40 @@ class CaptureIT {
           .as("attempt %d, first stop took %d ms", attempt, (again - stopping) / 1_000_000)
           .isLessThan(Duration.ofSeconds(5));
     }
+  }
+
+  @Test
+  void aStoppedCaptureLeavesNoKafkaAdminClientRunning(EmbeddedEnvironment env) throws Exception {
+    // Given the admin clients alive before (other tests' are not this capture's)
+    CaptureFixture f = new CaptureFixture(env);
+    f.sql("CREATE TABLE idle (id int PRIMARY KEY)");
+    Set<Thread> before = adminClientThreads();
+
+    // When a capture streams, then is stopped
+    try (CaptureFixture.Running capture = f.start("public.idle")) {
+      // (its offset store's admin client runs while it streams: the one that used to be left)
+      assertThat(names(adminClientThreads(), before)).isNotEmpty();
+    }
+
+    // Then no admin client it created is left
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(() -> assertThat(names(adminClientThreads(), before)).isEmpty());
+  }
+
+  /** The network threads of the live Kafka admin clients of this JVM. */
+  private static Set<Thread> adminClientThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.isAlive() && t.getName().startsWith("kafka-admin-client-thread"))
+        .collect(Collectors.toSet());
+  }
+
+  /**
+   * The names of the threads in {@code now} that were not in {@code before}: threads, not names,
+   * are compared, since an admin client left by an earlier capture has the same name.
+   */
+  private static List<String> names(Set<Thread> now, Set<Thread> before) {
+    return now.stream().filter(t -> !before.contains(t)).map(Thread::getName).sorted().toList();
   }
 
   @Test
