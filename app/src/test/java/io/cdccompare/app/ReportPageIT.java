@@ -8,6 +8,7 @@ import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.WithEmbedded;
 import io.cdccompare.operations.ExitCode;
+import io.cdccompare.operations.page.Chromium;
 import io.cdccompare.operations.run.RunningVerifier;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

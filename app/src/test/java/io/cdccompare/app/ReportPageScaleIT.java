@@ -1,166 +1,71 @@
 package io.cdccompare.app;
 
-import static io.cdccompare.operations.report.ReportFixtures.MARIA;
-import static io.cdccompare.operations.report.ReportFixtures.PG;
-import static io.cdccompare.operations.report.ReportFixtures.RUN;
-import static io.cdccompare.operations.report.ReportFixtures.TASK;
-import static io.cdccompare.operations.report.ReportFixtures.counts;
-import static io.cdccompare.operations.report.ReportFixtures.entry;
-import static io.cdccompare.operations.report.ReportFixtures.result;
+import static io.cdccompare.operations.page.BigRunPage.DIFFERING_KEYS;
+import static io.cdccompare.operations.page.BigRunPage.TABLES;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cdccompare.operations.page.ChunkStrips;
-import io.cdccompare.operations.page.PageData;
+import io.cdccompare.operations.page.BigRunPage;
+import io.cdccompare.operations.page.Chromium;
+import io.cdccompare.operations.page.PageLoad;
 import io.cdccompare.operations.page.ReportPage;
-import io.cdccompare.operations.page.RunHistory;
-import io.cdccompare.operations.report.ReportOutcome;
-import io.cdccompare.operations.report.ResultKeys;
-import io.cdccompare.operations.report.TaskReport;
-import io.cdccompare.operations.report.TaskReports;
-import io.cdccompare.schemas.avro.ChunkResult;
-import io.cdccompare.schemas.avro.ReportEntry;
-import io.cdccompare.schemas.avro.ReportStatus;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
- * The report page of a big run in a real headless Chromium: a task of 1 000 tables on two targets,
- * one of which differs in 100 keys of every table (100 000 differing keys, every one kept in the
- * page), with 5 earlier runs in the history. It must be usable: the browser shows its first frame
- * within 2 s of the navigation, and the key pager pages. Prints the figure.
+ * The report page of a big run in a real headless Chromium ({@link BigRunPage}: 1 000 tables on two
+ * targets, one of which differs in 100 keys of every table, 100 000 differing keys, every one kept
+ * in the page). It must work at that size: the page loads and paints its content without a console
+ * error, the grid shows every table with the differing counts, every table is folded, and a folded
+ * table's keys appear when it is opened and page. How fast is {@code bench}'s {@code
+ * ReportPageLoad}'s figure (bench/README.md): no time is asserted here.
  */
 class ReportPageScaleIT {
-  private static final int TABLES = 1_000;
-  private static final int KEYS_PER_TABLE = 100;
-  private static final int CHUNKS = 10;
 
   @Test
-  void aThousandTablesAndAHundredThousandKeysRenderInUnderTwoSeconds(@TempDir Path profile)
+  void aThousandTablesAndAHundredThousandKeysRenderFoldedAndPage(@TempDir Path profile)
       throws Exception {
-    // Given the report of a run of 1 000 tables, 100 000 failed keys on maria, all kept
-    List<ReportEntry> entries = new ArrayList<>();
-    List<ChunkResult> results = new ArrayList<>();
-    RunHistory history = new RunHistory();
-    ChunkStrips strips = new ChunkStrips();
-    entries.add(
-        entry(
-            PG,
-            null,
-            ReportStatus.IN_SYNC,
-            TABLES * CHUNKS,
-            TABLES * CHUNKS,
-            counts(1, 0, 0, 0, 0)));
-    entries.add(
-        entry(
-            MARIA,
-            null,
-            ReportStatus.DIFFERENCES,
-            TABLES * CHUNKS,
-            TABLES * CHUNKS,
-            counts(1, TABLES * KEYS_PER_TABLE, 0, 0, 0)));
-    for (int t = 0; t < TABLES; t++) {
-      String table = "public.t" + t;
-      entries.add(
-          entry(PG, table, ReportStatus.IN_SYNC, CHUNKS, CHUNKS, counts(10_000, 0, 0, 0, 0)));
-      entries.add(
-          entry(
-              MARIA,
-              table,
-              ReportStatus.DIFFERENCES,
-              CHUNKS,
-              CHUNKS,
-              counts(10_000 - KEYS_PER_TABLE, KEYS_PER_TABLE, 0, 0, 0)));
-      strips.want(TASK, RUN, table, PG);
-      strips.want(TASK, RUN, table, MARIA);
-      for (int c = 1; c <= CHUNKS; c++) {
-        for (int p = 0; p < 2; p++) {
-          results.add(result(PG, table, c, p).setCounts(counts(500, 0, 0, 0, 0)).build());
-          List<String> failed = new ArrayList<>();
-          if (c == 3 && p == 0) {
-            for (int k = 0; k < KEYS_PER_TABLE; k++) {
-              failed.add(Integer.toString(t * 1_000_000 + k));
-            }
-          }
-          results.add(
-              result(MARIA, table, c, p)
-                  .setCounts(counts(500 - failed.size(), failed.size(), 0, 0, 0))
-                  .setFailedKeys(failed)
-                  .build());
-        }
-      }
-    }
-    for (int run = 0; run < 5; run++) {
-      history.add(
-          result(PG, "public.t0", 1, 0)
-              .setRunId("2026030" + run + "T000000Z-old")
-              .setVerifiedAt(
-                  Instant.parse("2026-03-0" + (run + 1) + "T00:00:00Z").minusSeconds(86400 * 2))
-              .setCounts(counts(1000, run, 0, 0, 1))
-              .build());
-    }
-    results.forEach(history::add);
-    results.forEach(strips::add);
-    List<TaskReport> shown =
-        TaskReports.withKeys(
-            TaskReports.of(entries, Optional.empty(), List.of(PG, MARIA)),
-            ResultKeys.of(results, 0));
-    long start = System.nanoTime();
-    String html =
-        ReportPage.render(
-            new PageData(
-                "shop",
-                Instant.now(),
-                shown,
-                ReportOutcome.of(shown),
-                history,
-                strips,
-                Optional.empty(),
-                List.of(),
-                0));
-    long writeMillis = (System.nanoTime() - start) / 1_000_000;
+    // Given the page of a run of 1 000 tables, 100 000 failed keys on maria, all kept
+    String html = ReportPage.render(BigRunPage.data(Instant.now()));
     Path file = Path.of("target", "report-page", "big-run.html").toAbsolutePath();
     Files.createDirectories(file.getParent());
     Files.writeString(file, html, StandardCharsets.UTF_8);
 
-    // When Chromium opens the page
+    // When Chromium opens it
     ChromeDriver browser = Chromium.start(profile);
     try {
       browser.get(file.toUri().toString());
-      Object firstFrame =
-          ((JavascriptExecutor) browser)
-              .executeAsyncScript(
-                  "var done=arguments[arguments.length-1];"
-                      + "requestAnimationFrame(function(){setTimeout(function(){"
-                      + "var n=performance.getEntriesByType('navigation')[0];"
-                      + "done([performance.now(), n.domContentLoadedEventEnd, n.loadEventEnd]);"
-                      + "},0);});");
-      @SuppressWarnings("unchecked")
-      List<Number> times = (List<Number>) firstFrame;
-      System.out.printf(
-          "report page of %d tables, %d differing keys: %d KB written in %d ms; in Chromium DOM"
-              + " ready %.0f ms, load %.0f ms, first frame after load %.0f ms after navigation%n",
-          TABLES,
-          TABLES * KEYS_PER_TABLE,
-          html.length() / 1024,
-          writeMillis,
-          times.get(1).doubleValue(),
-          times.get(2).doubleValue(),
-          times.get(0).doubleValue());
+      PageLoad load = PageLoad.afterNextFrame(browser);
 
-      // Then it has rendered within 2 s, without a console error
-      assertThat(times.get(0).doubleValue()).as("ms to the first frame").isLessThan(2_000);
+      // Then it has loaded and painted its content, without a console error
+      assertThat(load.readyState()).isEqualTo("complete");
+      assertThat(load.firstContentfulPaintMs()).as("first contentful paint").isPresent();
       assertThat(Chromium.consoleErrors(browser)).isEmpty();
-      assertThat(browser.findElements(org.openqa.selenium.By.cssSelector("table.grid tbody tr")))
-          .hasSize(TABLES + 1);
+
+      // And the grid shows every table, maria's total with the 100 000 differing keys
+      WebElement grid = browser.findElement(By.cssSelector("table.grid"));
+      assertThat(grid.isDisplayed()).isTrue();
+      assertThat(grid.getSize().getHeight()).as("grid height in px").isGreaterThan(TABLES);
+      assertThat(grid.findElements(By.cssSelector("tbody tr"))).hasSize(TABLES + 1);
+      assertThat(grid.findElement(By.cssSelector("tr.total")).getText())
+          .isEqualTo("(all tables) IN_SYNC DIFFERENCES " + DIFFERING_KEYS);
+      assertThat(grid.findElements(By.cssSelector("tbody td.s-DIFFERENCES"))).hasSize(TABLES + 1);
+      assertThat(browser.findElement(By.id("outcome")).getText()).isEqualTo("DIFFERENCES");
+
+      // And every table is folded, its body not yet built
+      List<WebElement> tables = browser.findElements(By.cssSelector("details.table"));
+      assertThat(tables).hasSize(TABLES);
+      assertThat(browser.findElements(By.cssSelector("details.table[open]"))).isEmpty();
+      assertThat(browser.findElements(By.cssSelector("details.table script.lazy"))).hasSize(TABLES);
+      assertThat(browser.findElements(By.cssSelector(".keys"))).isEmpty();
 
       // And a folded table's keys appear when it is opened, 50 of them, the next 50 on "next"
       String pager =
@@ -178,6 +83,8 @@ class ReportPageScaleIT {
                           + "done(folded+' '+opened+' '+box.querySelector('li').textContent+' '"
                           + "+box.querySelector('.pos').textContent);},50);");
       assertThat(pager).isEqualTo("0 50 50 51–100 of 100");
+      assertThat(browser.findElements(By.cssSelector("#t1 svg.strip rect.c-DIFFERENCES")))
+          .isNotEmpty();
       assertThat(Chromium.consoleErrors(browser)).isEmpty();
     } finally {
       browser.quit();

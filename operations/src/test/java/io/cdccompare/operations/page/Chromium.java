@@ -1,4 +1,4 @@
-package io.cdccompare.app;
+package io.cdccompare.operations.page;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,11 +16,12 @@ import org.openqa.selenium.logging.LoggingPreferences;
 
 /**
  * Debian's headless Chromium driven through its chromedriver (Selenium), for the report page's
- * browser tests. When {@code /usr/bin/chromium} or {@code /usr/bin/chromedriver} is missing it
+ * browser tests ({@code app}) and its load benchmark ({@code bench}), which both take it from this
+ * module's test-jar. When {@code /usr/bin/chromium} or {@code /usr/bin/chromedriver} is missing it
  * installs them with {@code apt-get install -y chromium chromium-driver} and says so; when that
  * fails the test fails with what to install — it never skips.
  */
-final class Chromium {
+public final class Chromium {
   static final Path BROWSER = Path.of("/usr/bin/chromium");
   static final Path DRIVER = Path.of("/usr/bin/chromedriver");
 
@@ -80,7 +81,7 @@ final class Chromium {
   }
 
   /** A headless browser with its console log kept, profile in {@code profile}; quit it. */
-  static ChromeDriver start(Path profile) throws IOException, InterruptedException {
+  public static ChromeDriver start(Path profile) throws IOException, InterruptedException {
     ensureInstalled();
     ChromeOptions options = new ChromeOptions();
     options.setBinary(BROWSER.toFile());
@@ -108,7 +109,7 @@ final class Chromium {
   }
 
   /** The console messages of level SEVERE (errors, uncaught exceptions, failed loads) so far. */
-  static List<String> consoleErrors(ChromeDriver browser) {
+  public static List<String> consoleErrors(ChromeDriver browser) {
     return browser.manage().logs().get(LogType.BROWSER).getAll().stream()
         .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue())
         .map(LogEntry::getMessage)
