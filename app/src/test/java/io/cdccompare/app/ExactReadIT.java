@@ -114,11 +114,7 @@ class ExactReadIT {
   @Order(2)
   void aKeyListChunkSeesAChangeCommittedBeforeItsOpenButNotYetVisible() throws Exception {
     // Given a full run that found key 20 different on pg
-    ComparePipeline.sql(p.pgServer(), p.pgDb(), "UPDATE items SET name = 'changed' WHERE id = 20");
-    assertThat(cli.run("compare", "run", "-c", p.taskFile().toString(), "--wait"))
-        .as(cli.out() + cli.err())
-        .isEqualTo(ExitCode.DIFFERENCES.code());
-    String run = ComparePipeline.fullRunId(p.taskFile(), TASK);
+    String run = fullRunFinding("UPDATE items SET name = 'changed' WHERE id = 20");
 
     // and the source updating key 20 in a transaction frozen before the recheck's OPEN: every
     // target applies it, so pg no longer differs
@@ -153,11 +149,7 @@ class ExactReadIT {
   @Order(3)
   void aRepairKeepsAnExtraRowTheSourceInsertedBeforeItsOpenButNotYetVisible() throws Exception {
     // Given a full run that found key 5000 extra on pg
-    ComparePipeline.sql(p.pgServer(), p.pgDb(), "INSERT INTO items VALUES (5000, 'extra', 1)");
-    assertThat(cli.run("compare", "run", "-c", p.taskFile().toString(), "--wait"))
-        .as(cli.out() + cli.err())
-        .isEqualTo(ExitCode.DIFFERENCES.code());
-    String run = ComparePipeline.fullRunId(p.taskFile(), TASK);
+    String run = fullRunFinding("INSERT INTO items VALUES (5000, 'extra', 1)");
 
     // and the source inserting key 5000 in a transaction frozen before the repair's OPEN: every
     // target applies it
@@ -188,6 +180,15 @@ class ExactReadIT {
     assertThat(name(p.pgServer(), p.pgDb(), 5000)).isEqualTo("inserted on the source");
     assertThat(cli.out()).doesNotContain("still different:");
     assertThat(exit).as(cli.out() + cli.err()).isEqualTo(ExitCode.OK.code());
+  }
+
+  /** Makes {@code change} on pg only, and returns the id of a full run that found it. */
+  private String fullRunFinding(String change) throws Exception {
+    ComparePipeline.sql(p.pgServer(), p.pgDb(), change);
+    assertThat(cli.run("compare", "run", "-c", p.taskFile().toString(), "--wait"))
+        .as(cli.out() + cli.err())
+        .isEqualTo(ExitCode.DIFFERENCES.code());
+    return ComparePipeline.fullRunId(p.taskFile(), TASK);
   }
 
   /**

@@ -195,8 +195,11 @@ class ReportPageIT {
                   HttpResponse.BodyHandlers.ofString());
           assertThat(post.statusCode()).as("read-only").isEqualTo(405);
 
-          // Then the served page renders the same in Chromium, live
+          // Then the served page renders the same in Chromium, live; paused first, since it
+          // reloads itself every 2 s and a reload in the middle of the assertions leaves them an
+          // empty document (seen once on an overloaded machine: no history bars)
           browser.get(url);
+          pauseReloads(browser);
           assertPage(browser, run);
           assertThat(browser.findElement(By.id("pause")).isDisplayed()).isTrue();
           Files.write(OUT.resolve("served.png"), browser.getScreenshotAs(OutputType.BYTES));
@@ -219,6 +222,24 @@ class ReportPageIT {
             List.of("report", "explain", "-c", targetsFile.toString(), "--table", "public.items"));
     all.addAll(List.of(args));
     return cli.run(all.toArray(String[]::new));
+  }
+
+  /**
+   * Ticks the live page's pause box, the way a user stops its reloads, and waits until a loaded
+   * page has it ticked (a reload that began before the tick loads a page that is ticked again).
+   */
+  private static void pauseReloads(ChromeDriver browser) {
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .until(
+            () ->
+                Boolean.TRUE.equals(
+                    browser.executeScript(
+                        "var p = document.getElementById('pause');"
+                            + " if (p) { p.checked = true; }"
+                            + " return document.readyState === 'complete' && p !== null"
+                            + " && p.checked;")));
   }
 
   private static void assertPage(ChromeDriver browser, String run) {
