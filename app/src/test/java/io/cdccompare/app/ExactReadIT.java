@@ -42,9 +42,10 @@ import org.slf4j.LoggerFactory;
  * but not yet visible to new snapshots ({@link FrozenCommit}); the capture streams it and both
  * targets apply it. It is released once the command has either read past it (the CLOSE note is
  * written, or waits to commit) or is seen waiting for it. The verdicts must be what the stream
- * says: never failed, missed or extra for the frozen key, and a repair never deletes its row.
+ * says: never failed, missed or extra for the frozen key, a repair never deletes its row, and never
+ * re-sends an older row over it.
  *
- * <p>The three tests share one pipeline and run in order; each works on keys of its own.
+ * <p>The four tests share one pipeline and run in order; each works on keys of its own.
  */
 @WithEmbedded({
   Component.KAFKA,
@@ -182,6 +183,49 @@ class ExactReadIT {
     assertThat(exit).as(cli.out() + cli.err()).isEqualTo(ExitCode.OK.code());
   }
 
+  @Test
+  @Order(4)
+  void aRepairNeverReSendsAnOlderRowOverAChangeCommittedBeforeItsWindowButNotYetVisible()
+      throws Exception {
+    // Given a full run that found key 30 different on pg
+    String run = fullRunFinding("UPDATE items SET name = 'changed' WHERE id = 30");
+
+    // and the source updating key 30 in a transaction frozen before the re-send's window opens:
+    // every target applies it, so pg holds the source's newest row again
+    int exit;
+    try (FrozenCommit frozen =
+        FrozenCommit.freeze(p.source(), "UPDATE items SET name = 'newest' WHERE id = 30")) {
+      awaitOnTargets(30, "newest");
+
+      // When pg is repaired (re-sending key 30 through the capture)
+      cli.clearOut();
+      exit =
+          whileFrozen(
+              frozen,
+              "compare",
+              "repair",
+              "-c",
+              p.taskFile().toString(),
+              "--run",
+              run,
+              "--target",
+              "pg",
+              "--wait");
+    }
+
+    // Then the re-sent row is the newest one: the check finds key 30 repaired on pg
+    assertThat(cli.out()).contains("pg public.items: repaired=1 still_different=0");
+    assertThat(exit).as(cli.out() + cli.err()).isEqualTo(ExitCode.OK.code());
+    assertThat(name(p.pgServer(), p.pgDb(), 30)).isEqualTo("newest");
+    // And no target was left with the older row: a full compare finds nothing different
+    cli.clearOut();
+    assertThat(cli.run("compare", "run", "-c", p.taskFile().toString(), "--wait"))
+        .as(cli.out() + cli.err())
+        .isEqualTo(ExitCode.OK.code());
+    assertNoDifference(
+        ComparePipeline.results(p.taskFile(), ComparePipeline.fullRunId(p.taskFile(), TASK)), "30");
+  }
+
   /** Makes {@code change} on pg only, and returns the id of a full run that found it. */
   private String fullRunFinding(String change) throws Exception {
     ComparePipeline.sql(p.pgServer(), p.pgDb(), change);
@@ -194,7 +238,7 @@ class ExactReadIT {
   /**
    * Runs a command while {@code frozen} holds its transaction, and releases it once the command
    * read past it (a CLOSE noted since the freeze, or one waiting in SyncRep to commit), is seen
-   * waiting for it, or ended.
+   * waiting for it (its read, or a re-send's window waiting for a lock), or ended.
    */
   private int whileFrozen(FrozenCommit frozen, String... command) throws Exception {
     Logger log = (Logger) LoggerFactory.getLogger("io.cdccompare.producer.compare.ExactSnapshot");
@@ -212,6 +256,7 @@ class ExactReadIT {
               () ->
                   exit.isDone()
                       || frozen.othersHeld()
+                      || frozen.othersWaitForALock()
                       || closedSince(frozen.frozenAt())
                       || events.list.stream()
                           .anyMatch(e -> e.getFormattedMessage().contains("waiting for source")));

@@ -94,6 +94,16 @@ final class FrozenCommit implements AutoCloseable {
     }
   }
 
+  /** Whether a session waits for a lock (a re-send's window waits for the frozen writer). */
+  boolean othersWaitForALock() throws SQLException {
+    try (Connection c = source.connect();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_locks WHERE NOT granted")) {
+      rs.next();
+      return rs.getLong(1) > 0;
+    }
+  }
+
   /** Whether the statement's transaction is still frozen. */
   boolean isFrozen() {
     return !commit.isDone();

@@ -154,7 +154,10 @@ final class SourceCatalog implements AutoCloseable, TopicLayout.PartitionRecord 
     }
   }
 
-  /** Creates the {@code repi} schema and its tables (notes, positions, signals) when missing. */
+  /**
+   * Creates the {@code repi} schema and its tables (notes, positions, signals, re-send fences) when
+   * missing, and (re)installs the signal table's re-send fence trigger.
+   */
   void ensureNoteTables() throws SQLException {
     try (Statement s = connection.createStatement()) {
       s.execute("CREATE SCHEMA IF NOT EXISTS repi");
@@ -164,6 +167,24 @@ final class SourceCatalog implements AutoCloseable, TopicLayout.PartitionRecord 
       s.execute(NoteTable.POSITIONS_DDL);
       s.execute(NoteTable.POSITIONS_UPGRADE);
       s.execute(SignalTable.DDL);
+      s.execute(SignalTable.FENCES_DDL);
+    }
+    if (!fenceInstalled()) {
+      try (Statement s = connection.createStatement()) {
+        s.execute(SignalTable.FENCE_FUNCTION);
+        s.execute(SignalTable.FENCE_TRIGGER);
+      }
+    }
+  }
+
+  /** Whether this version's re-send fence is on the signal table (installed only when not). */
+  private boolean fenceInstalled() throws SQLException {
+    try (PreparedStatement p = connection.prepareStatement(SignalTable.FENCE_INSTALLED)) {
+      p.setString(1, SignalTable.fenceFunctionBody());
+      try (ResultSet rs = p.executeQuery()) {
+        rs.next();
+        return rs.getLong(1) == 1;
+      }
     }
   }
 

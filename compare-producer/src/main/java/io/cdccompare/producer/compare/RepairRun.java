@@ -55,10 +55,13 @@ public final class RepairRun {
 
   /**
    * The re-send of a running capture ({@link KeyResend}): one incremental-snapshot signal per
-   * table, waited for up to {@code timeout} on a source session of its own.
+   * table, waited for up to {@code timeout} on a source session of its own; each snapshot window
+   * waits up to {@code read.visibility.timeout.ms} for the table's writers (its fence).
    */
   public static Resend throughCapture(CompareConfig config, Duration timeout) {
-    KeyResend capture = KeyResend.of(config.bootstrapServers(), config.topicPrefix());
+    KeyResend capture =
+        KeyResend.of(
+            config.bootstrapServers(), config.topicPrefix(), config.readVisibilityTimeout());
     return (table, keyColumns, keys) -> {
       try (Connection source = config.source().connect("cdc-compare-resend-" + config.taskName())) {
         KeyResend.Resent resent = capture.resend(source, table, keyColumns, keys, timeout);

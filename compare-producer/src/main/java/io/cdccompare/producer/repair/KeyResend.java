@@ -7,6 +7,7 @@ import io.cdccompare.core.rowhash.LogicalType;
 import io.cdccompare.core.stream.CaptureNotices;
 import io.cdccompare.core.stream.TableTopic;
 import io.cdccompare.core.table.TableName;
+import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.source.SignalTable;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -31,8 +32,12 @@ import org.slf4j.LoggerFactory;
  * <p>Why it cannot overwrite a newer value: the capture reads the keys' rows between two watermarks
  * it writes into the signal table, and drops a row read there when a change to its key comes
  * through the write-ahead log before the closing watermark; the change itself is sent in its place,
- * in commit order. Each row sent is an op {@code r} record with the header {@code cdc.resend}. A
- * key the source does not hold yields no record.
+ * in commit order. A change whose commit record precedes the opening watermark but is not yet
+ * visible to the read is kept out by the signal table's fence ({@link SignalTable#FENCE_FUNCTION}):
+ * this class writes a row into {@code repi.resend_fences} for the signal, so each window locks the
+ * table until it committed; a window that had to open without it fails the re-send ({@link
+ * KeyResendException.Reason#UNFENCED}). Each row sent is an op {@code r} record with the header
+ * {@code cdc.resend}. A key the source does not hold yields no record.
  *
  * <p>One re-send at a time per capture: Debezium keeps one id for its running snapshot, so a second
  * signal while one runs would take the first one's notices. Re-sends through this class on one
@@ -65,14 +70,36 @@ public final class KeyResend {
       OptionalLong rowsScanned,
       Duration elapsed) {}
 
+  /** How long a window waits for the table's writers when not told otherwise. */
+  public static final Duration DEFAULT_FENCE_WAIT = Duration.ofSeconds(60);
+
   private final Map<String, Object> consumerSettings;
   private final String topicPrefix;
+  private final Duration fenceWait;
 
   /**
    * @param consumerSettings Kafka consumer settings, {@code bootstrap.servers} at least
    * @param topicPrefix the capture's {@code topic.prefix}
    */
   public KeyResend(Map<String, Object> consumerSettings, String topicPrefix) {
+    this(consumerSettings, topicPrefix, DEFAULT_FENCE_WAIT);
+  }
+
+  /**
+   * @param fenceWait how long each snapshot window waits for the transactions writing the table to
+   *     end before it opens without its fence (and the re-send fails); 1 ms to 24 days
+   */
+  public KeyResend(Map<String, Object> consumerSettings, String topicPrefix, Duration fenceWait) {
+    if (fenceWait.isNegative()
+        || fenceWait.isZero()
+        || fenceWait.compareTo(Duration.ofMillis(Integer.MAX_VALUE)) > 0) {
+      throw new IllegalArgumentException(
+          "the re-send's fence wait must be 1 ms to "
+              + Integer.MAX_VALUE
+              + " ms, was "
+              + fenceWait);
+    }
+    this.fenceWait = fenceWait;
     if (!consumerSettings.containsKey(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG)) {
       throw new IllegalArgumentException("consumer settings need bootstrap.servers");
     }
@@ -82,8 +109,12 @@ public final class KeyResend {
   }
 
   public static KeyResend of(String bootstrapServers, String topicPrefix) {
+    return of(bootstrapServers, topicPrefix, DEFAULT_FENCE_WAIT);
+  }
+
+  public static KeyResend of(String bootstrapServers, String topicPrefix, Duration fenceWait) {
     return new KeyResend(
-        Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), topicPrefix);
+        Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), topicPrefix, fenceWait);
   }
 
   /** {@link #resend(Connection, TableName, List, List, String, Duration)} with a random id. */
@@ -128,15 +159,27 @@ public final class KeyResend {
     lock(source, table);
     try (NoticeWatch notices = new NoticeWatch(consumerSettings, noticesTopic(topicPrefix))) {
       requireCaptured(notices, table);
+      requireFence(source, table);
       long found = count(source, table, filter);
-      insert(source, signalId, signal(table, filter));
-      LOG.info(
-          "table={} signal={} keys={} found={} re-send sent", table, signalId, keys.size(), found);
       ResendOutcome outcome = new ResendOutcome();
-      Optional<NoticeWatch.Notice> end =
-          notices.awaitEnd(signalId, start + timeout.toNanos(), outcome::add);
-      Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-      outcome.requireCompleted(end, table, signalId, notices.topic(), elapsed);
+      Optional<NoticeWatch.Notice> end;
+      Duration elapsed;
+      fence(source, signalId, table);
+      try {
+        insert(source, signalId, signal(table, filter));
+        LOG.info(
+            "table={} signal={} keys={} found={} re-send sent",
+            table,
+            signalId,
+            keys.size(),
+            found);
+        end = notices.awaitEnd(signalId, start + timeout.toNanos(), outcome::add);
+        elapsed = Duration.ofNanos(System.nanoTime() - start);
+        outcome.requireCompleted(end, table, signalId, notices.topic(), elapsed);
+        requireFenced(source, table, signalId);
+      } finally {
+        unfence(source, signalId);
+      }
       LOG.info(
           "table={} signal={} rows={} elapsed_ms={} re-send completed",
           table,
@@ -204,15 +247,124 @@ public final class KeyResend {
     }
   }
 
+  /**
+   * The signal table's fence must be installed (the capture installs it when it starts), and its
+   * function's owner must be allowed to lock {@code table} in {@code SHARE} mode.
+   */
+  private static void requireFence(Connection source, TableName table) throws SQLException {
+    String sql =
+        """
+        SELECT p.proowner::regrole::text,
+               has_table_privilege(p.proowner, CAST(? AS regclass), 'UPDATE')
+               OR has_table_privilege(p.proowner, CAST(? AS regclass), 'DELETE')
+               OR has_table_privilege(p.proowner, CAST(? AS regclass), 'TRUNCATE')
+          FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
+         WHERE t.tgrelid = 'repi.signals'::regclass AND t.tgname = ? AND t.tgenabled <> 'D'""";
+    String name = quoted(table);
+    try (PreparedStatement p = source.prepareStatement(sql)) {
+      p.setString(1, name);
+      p.setString(2, name);
+      p.setString(3, name);
+      p.setString(4, SignalTable.FENCE_FUNCTION_NAME);
+      try (ResultSet rs = p.executeQuery()) {
+        if (!rs.next()) {
+          throw new IllegalStateException(
+              "table "
+                  + table
+                  + ": the signal table repi.signals has no enabled trigger "
+                  + SignalTable.FENCE_FUNCTION_NAME
+                  + ", which keeps a re-send from sending an older row over a newer change: start"
+                  + " the capture of this version once (it installs the trigger), then repair");
+        }
+        if (!rs.getBoolean(2)) {
+          throw new IllegalStateException(
+              "table "
+                  + table
+                  + ": role "
+                  + rs.getString(1)
+                  + ", owner of repi."
+                  + SignalTable.FENCE_FUNCTION_NAME
+                  + "(), may not lock the table in SHARE mode (it needs UPDATE, DELETE or TRUNCATE"
+                  + " on it): grant it one of them, then repair");
+        }
+      }
+    } finally {
+      if (!source.getAutoCommit()) {
+        source.commit();
+      }
+    }
+  }
+
+  /** The fence row that makes each window of the signal lock {@code table} first. */
+  private void fence(Connection source, String signalId, TableName table) throws SQLException {
+    try (PreparedStatement p =
+        source.prepareStatement(
+            "INSERT INTO repi.resend_fences (signal_id, table_name, owner_pid, wait_ms)"
+                + " VALUES (?, ?, pg_backend_pid(), ?)")) {
+      p.setString(1, signalId);
+      p.setString(2, quoted(table));
+      p.setInt(3, (int) fenceWait.toMillis());
+      p.executeUpdate();
+    }
+    if (!source.getAutoCommit()) {
+      source.commit();
+    }
+  }
+
+  /** Fails the re-send when a window of the signal opened without its fence. */
+  private void requireFenced(Connection source, TableName table, String signalId)
+      throws SQLException {
+    String missed;
+    try (PreparedStatement p =
+        source.prepareStatement("SELECT missed FROM repi.resend_fences WHERE signal_id = ?")) {
+      p.setString(1, signalId);
+      try (ResultSet rs = p.executeQuery()) {
+        missed = rs.next() ? rs.getString(1) : null;
+      }
+    }
+    if (missed != null) {
+      throw new KeyResendException(
+          KeyResendException.Reason.UNFENCED,
+          table,
+          signalId,
+          "table "
+              + table
+              + ": re-send signal "
+              + signalId
+              + " read rows in a window that opened without its fence, because "
+              + missed
+              + " held the table longer than "
+              + fenceWait.toMillis()
+              + " ms ("
+              + CompareConfig.READ_VISIBILITY_TIMEOUT_MS
+              + "): a re-sent key that one of them changed may now hold its older row on every"
+              + " target; repair again once they ended");
+    }
+  }
+
+  /** Deletes the signal's fence row, and those of re-sends whose session is gone. */
+  private static void unfence(Connection source, String signalId) throws SQLException {
+    try (PreparedStatement p =
+        source.prepareStatement(
+            "DELETE FROM repi.resend_fences WHERE signal_id = ?"
+                + " OR owner_pid NOT IN (SELECT pid FROM pg_stat_activity)")) {
+      p.setString(1, signalId);
+      p.executeUpdate();
+    }
+    if (!source.getAutoCommit()) {
+      source.commit();
+    }
+  }
+
+  private static String quoted(TableName table) {
+    return ResendFilter.quoteIdentifier(table.schema())
+        + "."
+        + ResendFilter.quoteIdentifier(table.table());
+  }
+
   /** The keys the source holds: also proves every literal reads as its column's type. */
   private static long count(Connection source, TableName table, String filter) throws SQLException {
-    String sql =
-        "SELECT count(*) FROM "
-            + ResendFilter.quoteIdentifier(table.schema())
-            + "."
-            + ResendFilter.quoteIdentifier(table.table())
-            + " WHERE "
-            + filter;
+    String sql = "SELECT count(*) FROM " + quoted(table) + " WHERE " + filter;
     try (PreparedStatement p = source.prepareStatement(sql);
         ResultSet rs = p.executeQuery()) {
       rs.next();

@@ -4,7 +4,7 @@ import io.cdccompare.core.table.TableName;
 
 /**
  * A key re-send that did not end with Debezium's {@code COMPLETED} notice of its signal. The
- * message names the table, the signal id and what to do; {@link #reason()} says which of the three
+ * message names the table, the signal id and what to do; {@link #reason()} says which of the four
  * endings it was.
  */
 public final class KeyResendException extends RuntimeException {
@@ -17,7 +17,12 @@ public final class KeyResendException extends RuntimeException {
     /** The capture finished the snapshot but could not read the table (status named). */
     FAILED,
     /** No end was reported within the timeout; the snapshot may still complete. */
-    TIMED_OUT
+    TIMED_OUT,
+    /**
+     * The snapshot completed, but a window opened without its fence because writers held the table
+     * past the fence wait: a re-sent row may be older than a change before it on the topic.
+     */
+    UNFENCED
   }
 
   private final Reason reason;

@@ -12,6 +12,7 @@ import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.WithEmbedded;
 import io.cdccompare.source.TopicLayout;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -219,6 +220,111 @@ class KeyResendIT {
     assertThat(stopped.rows("SELECT type FROM repi.signals WHERE id = 'sig-stopped'"))
         .extracting(row -> row[0])
         .containsExactly("execute-snapshot");
+  }
+
+  @Test
+  void aWriterHoldingTheTablePastTheFenceWaitFailsTheReSendNamingItAndTheSetting()
+      throws Exception {
+    // Given a session that updated a row of the table and stays idle in its transaction
+    KeyResend briefFence =
+        KeyResend.of(env.kafka().bootstrapServers(), source.prefix, Duration.ofMillis(300));
+    try (Connection writer = source.connect();
+        Connection c = source.connect()) {
+      writer.setAutoCommit(false);
+      writer.createStatement().execute("UPDATE many SET v = 'held' WHERE id = 7");
+      int pid = pid(writer);
+
+      // When a key of that table is re-sent with a fence wait shorter than that transaction
+      // Then the snapshot completes, but the re-send fails saying its window opened unfenced,
+      // naming the session that held the table and the setting
+      assertThatThrownBy(
+              () -> briefFence.resend(c, MANY, List.of("id"), List.of("8"), "sig-held", TIMEOUT))
+          .isInstanceOfSatisfying(
+              KeyResendException.class,
+              e -> {
+                assertThat(e.reason()).isEqualTo(KeyResendException.Reason.UNFENCED);
+                assertThat(e.getMessage())
+                    .contains("public.many")
+                    .contains("sig-held")
+                    .contains("pid " + pid + " (idle in transaction")
+                    .contains("300 ms (read.visibility.timeout.ms)");
+              });
+      writer.rollback();
+    }
+    // And its fence row is gone: later windows lock nothing for it
+    assertThat(source.rows("SELECT signal_id FROM repi.resend_fences")).isEmpty();
+  }
+
+  @Test
+  void aWindowWaitsForTheTablesWriterAndReadsWhatItCommitted() throws Exception {
+    // Given a session that updated a row of the table and stays in its transaction
+    try (Connection writer = source.connect();
+        Connection c = source.connect()) {
+      writer.setAutoCommit(false);
+      writer.createStatement().execute("UPDATE many SET v = 'committed late' WHERE id = 9");
+      String topic = TopicLayout.topicName(source.prefix, MANY);
+      Map<Integer, Long> before = ends(topic);
+
+      // When key 9 is re-sent, and the writer commits once the snapshot's window waits for it
+      var done =
+          java.util.concurrent.CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return resend.resend(c, MANY, List.of("id"), List.of("9"), TIMEOUT);
+                } catch (Exception e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      await()
+          .atMost(TIMEOUT)
+          .until(() -> !source.rows("SELECT 1 FROM pg_locks WHERE NOT granted").isEmpty());
+      assertThat(done).isNotDone();
+      writer.commit();
+
+      // Then the re-send completes and its row is the committed one
+      assertThat(done.get(60, java.util.concurrent.TimeUnit.SECONDS).found()).isEqualTo(1);
+      await()
+          .atMost(TIMEOUT)
+          .untilAsserted(
+              () ->
+                  assertThat(since(topic, before))
+                      .filteredOn(r -> "r".equals(CaptureFixture.header(r, ChangeHeaders.OP)))
+                      .singleElement()
+                      .satisfies(
+                          r ->
+                              assertThat(new String(r.value(), StandardCharsets.UTF_8))
+                                  .as("the value's bytes (Avro writes a string as UTF-8)")
+                                  .contains("committed late")));
+    }
+  }
+
+  @Test
+  void withoutTheFenceTriggerTheReSendIsRefusedBeforeAnySignal() throws Exception {
+    // Given the signal table's fence trigger disabled
+    source.sql("ALTER TABLE repi.signals DISABLE TRIGGER fence_resend_window");
+    try (Connection c = source.connect()) {
+      // When a key is re-sent
+      // Then it is refused naming the trigger and what installs it, and nothing is sent
+      assertThatThrownBy(
+              () ->
+                  resend.resend(
+                      c, PAIRS, List.of("name", "n"), List.of("plain,4"), "sig-nofence", TIMEOUT))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("public.pairs")
+          .hasMessageContaining("fence_resend_window")
+          .hasMessageContaining("start the capture of this version once");
+    } finally {
+      source.sql("ALTER TABLE repi.signals ENABLE TRIGGER fence_resend_window");
+    }
+    assertThat(source.rows("SELECT id FROM repi.signals WHERE id = 'sig-nofence'")).isEmpty();
+  }
+
+  private static int pid(Connection c) throws java.sql.SQLException {
+    try (var s = c.createStatement();
+        var rs = s.executeQuery("SELECT pg_backend_pid()")) {
+      rs.next();
+      return rs.getInt(1);
+    }
   }
 
   private Map<Integer, Long> ends(String topic) {
