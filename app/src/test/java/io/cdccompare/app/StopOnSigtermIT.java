@@ -261,11 +261,38 @@ class StopOnSigtermIT {
     void assertClean(String command, int exitCode, Path log) throws InterruptedException {
       boolean ended = process.waitFor(60, TimeUnit.SECONDS);
       Duration took = Duration.ofNanos(System.nanoTime() - sent);
-      assertThat(ended).as("%s ended after SIG%s; log:%n%s", command, signal, tail(log)).isTrue();
+      assertThat(ended)
+          .as(
+              "%s ended after SIG%s; log:%n%s%nits threads:%n%s",
+              command, signal, tail(log), ended ? "" : threads(process, log))
+          .isTrue();
       LOG.info("command={} signal=SIG{} stop_ms={}", command, signal, took.toMillis());
       assertThat(process.exitValue()).as("exit code; log:%n%s", tail(log)).isEqualTo(exitCode);
       assertThat(took).as("%s stopped within %s", command, STOP_BOUND).isLessThan(STOP_BOUND);
       assertThat(children).noneMatch(ProcessHandle::isAlive);
+    }
+  }
+
+  /**
+   * The threads of a process that did not stop ({@code jcmd Thread.print}), also written next to
+   * its log: a stop that hangs is a bug to explain, and its threads say where it waits.
+   */
+  private static String threads(Process process, Path log) {
+    try {
+      Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+      Path out = log.resolveSibling(log.getFileName() + ".threads.txt");
+      Process dump =
+          new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "Thread.print")
+              .redirectErrorStream(true)
+              .redirectOutput(out.toFile())
+              .start();
+      dump.waitFor(30, TimeUnit.SECONDS);
+      return Files.readString(out);
+    } catch (IOException e) {
+      return "no thread dump: " + e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "no thread dump: interrupted";
     }
   }
 
