@@ -1,18 +1,19 @@
 package io.cdccompare.app;
 
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /** Shutdown-hook helpers: a hook lets the running command finish its step before the JVM ends. */
 final class Awaits {
   /** How long a Ctrl-C waits for the running step (a chunk, a batch) to finish. */
-  private static final long STOP_SECONDS = 60;
+  static final Duration STOP_BOUND = Duration.ofSeconds(60);
 
   private Awaits() {}
 
-  static void quietly(CountDownLatch latch) {
+  static void quietly(CountDownLatch latch, Duration bound) {
     try {
-      latch.await(STOP_SECONDS, TimeUnit.SECONDS);
+      latch.await(bound.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

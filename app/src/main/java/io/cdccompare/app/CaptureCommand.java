@@ -6,6 +6,7 @@ import io.cdccompare.capture.CaptureMeters;
 import io.cdccompare.operations.ExitCode;
 import io.cdccompare.operations.metrics.ProgramMetrics;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -22,6 +23,12 @@ import picocli.CommandLine.Option;
         "Stream the source tables' changes and compare notes to Kafka until Ctrl-C"
             + " (keys: capture/README.md).")
 final class CaptureCommand implements Callable<Integer> {
+  /**
+   * How long a Ctrl-C waits for the command to return once the capture's stop returned (itself
+   * bounded by {@link Capture#STOP_BOUND}): the README's 10 s in all.
+   */
+  private static final Duration RETURNING = Duration.ofSeconds(2);
+
   @Option(
       names = {"-c", "--config"},
       required = true,
@@ -37,7 +44,7 @@ final class CaptureCommand implements Callable<Integer> {
     ProgramMetrics metrics = metricsPort.open();
     Capture capture = new Capture(loaded, new CaptureMeters(metrics.registry()));
     // closed in reverse order: the metrics server, then the hook
-    try (StopHook hook = StopHook.install("cdc-compare-capture-stop", capture::stop);
+    try (StopHook hook = StopHook.install("cdc-compare-capture-stop", capture::stop, RETURNING);
         ProgramMetrics served = metrics.serve(() -> capture.failure().map(Throwable::getMessage))) {
       capture.run();
       return ExitCode.OK.code();

@@ -1,5 +1,6 @@
 package io.cdccompare.app;
 
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -11,19 +12,30 @@ final class StopHook implements AutoCloseable {
   private final CountDownLatch finished = new CountDownLatch(1);
   private final Thread hook;
 
-  private StopHook(String threadName, Runnable stop) {
+  private StopHook(String threadName, Runnable stop, Duration finishing) {
     this.hook =
         new Thread(
             () -> {
               stop.run();
-              Awaits.quietly(finished);
+              Awaits.quietly(finished, finishing);
             },
             threadName);
   }
 
-  /** Registers a hook that runs {@code stop} on a thread named {@code threadName}. */
+  /**
+   * Registers a hook that runs {@code stop} on a thread named {@code threadName}, then waits for
+   * the command's step to finish ({@link Awaits#STOP_BOUND}).
+   */
   static StopHook install(String threadName, Runnable stop) {
-    StopHook stopHook = new StopHook(threadName, stop);
+    return install(threadName, stop, Awaits.STOP_BOUND);
+  }
+
+  /**
+   * As {@link #install(String, Runnable)}, for a command whose {@code stop} itself waits for its
+   * work to end: the hook waits only {@code finishing} more for the command to return.
+   */
+  static StopHook install(String threadName, Runnable stop, Duration finishing) {
+    StopHook stopHook = new StopHook(threadName, stop, finishing);
     Runtime.getRuntime().addShutdownHook(stopHook.hook);
     return stopHook;
   }

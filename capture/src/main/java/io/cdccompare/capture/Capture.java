@@ -18,6 +18,7 @@ import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import io.debezium.engine.format.ChangeEventFormat;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -51,8 +52,17 @@ import org.slf4j.LoggerFactory;
 public final class Capture implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Capture.class);
 
-  /** How long the engine's {@code run()} may take to end once it was closed. */
-  private static final java.time.Duration ENGINE_END = java.time.Duration.ofSeconds(10);
+  /** How long a stop waits for {@link #run()} to end before it interrupts the engine's thread. */
+  private static final Duration ENGINE_END = Duration.ofSeconds(5);
+
+  /** How long a stop then waits again before it gives up, naming where the engine waits. */
+  private static final Duration INTERRUPTED_END = Duration.ofSeconds(2);
+
+  /**
+   * The longest a {@link #stop()} takes, whatever the engine does: within the README's 10 s for a
+   * stopped {@code capture}, with time left for the program to close around it.
+   */
+  public static final Duration STOP_BOUND = ENGINE_END.plus(INTERRUPTED_END);
 
   private final CaptureConfig config;
   private final CaptureMeters meters;
@@ -171,7 +181,7 @@ public final class Capture implements AutoCloseable {
   }
 
   /** Waits until the engine streams (its task started); false on timeout. */
-  public boolean awaitStreaming(java.time.Duration timeout) throws InterruptedException {
+  public boolean awaitStreaming(Duration timeout) throws InterruptedException {
     return started.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
   }
 
@@ -279,22 +289,63 @@ public final class Capture implements AutoCloseable {
   }
 
   /**
-   * Stops streaming and waits, at most {@link #ENGINE_END} after the engine's close, for {@link
-   * #run()} to end (see {@link #endStuckEngine}); a stop after the end returns at once.
+   * Stops streaming and returns once {@link #run()} has ended, or after {@link #STOP_BOUND} at the
+   * latest; a stop after the end returns at once. The engine is closed on a thread of its own,
+   * because Debezium 3.6's {@code close()} itself waits for the engine's tasks to stop (up to its
+   * {@code task.management.timeout.ms}, a multiple of its executor shutdown timeout), and nothing
+   * bounds what a task's stop waits on. A run that has not ended {@link #ENGINE_END} after the stop
+   * was asked is interrupted (see {@link #closeEngine}); one that has not ended {@link
+   * #INTERRUPTED_END} later is left, with a warning that names the stop's bound and the stacks of
+   * the engine's threads. Nothing is lost then: the source position is stored after every batch
+   * Kafka acknowledged, and a restart resumes there.
    */
   public void stop() {
     stopping = true;
     DebeziumEngine<RecordChangeEvent<SourceRecord>> e = engine.get();
-    if (e == null) {
+    if (e == null || engineEnded.getCount() == 0) {
       return;
     }
-    // Debezium 3.6 refuses to close (IllegalStateException) while its tasks are still starting:
-    // try again until it accepts, so a stop during startup is not lost
-    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+    Thread closer = new Thread(() -> closeEngine(e), "capture-close-" + config.engineName());
+    closer.setDaemon(true);
+    closer.start();
+    if (awaitEnd(ENGINE_END)) {
+      return;
+    }
+    Thread runner = engineThread;
+    if (runner != null) {
+      LOG.warn(
+          "capture={} the engine did not end {} s after its stop was asked: its thread is"
+              + " interrupted",
+          config.engineName(),
+          ENGINE_END.toSeconds());
+      runner.interrupt();
+    }
+    if (awaitEnd(INTERRUPTED_END)) {
+      return;
+    }
+    LOG.warn(
+        "capture={} the engine did not end {} s after its stop was asked: the stop gives up"
+            + " (the source position is stored after every acknowledged batch; a restart resumes"
+            + " there). Where it waits:{}",
+        config.engineName(),
+        STOP_BOUND.toSeconds(),
+        EngineThreads.describe(closer, runner));
+  }
+
+  /**
+   * Closes the engine. Debezium 3.6 refuses to close (IllegalStateException) while its tasks are
+   * still starting: it is asked again until it accepts, so a stop during startup is not lost. Its
+   * asynchronous engine also has a window, right after its tasks started, where a close drops the
+   * polling task it is about to submit (the task service is shut down under it) and its {@code
+   * run()} then waits for that task forever (found as a test that hung, 2026-12-02: a capture
+   * stopped the moment it streamed); that wait is interruptible and the engine ends cleanly once
+   * interrupted, which {@link #stop()} does.
+   */
+  private void closeEngine(DebeziumEngine<RecordChangeEvent<SourceRecord>> e) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (engineEnded.getCount() > 0) {
       try {
         e.close();
-        endStuckEngine();
         return;
       } catch (IllegalStateException starting) {
         if (System.nanoTime() > deadline) {
@@ -309,32 +360,12 @@ public final class Capture implements AutoCloseable {
     }
   }
 
-  /**
-   * The engine's {@code close()} stops its tasks and returns; its {@code run()} then ends at once.
-   * Debezium 3.6's asynchronous engine has a window, right after its tasks started, where a close
-   * drops the polling task it is about to submit (the task service is shut down under it) and its
-   * {@code run()} then waits for that task forever (found as a test that hung, 2026-12-02: a
-   * capture stopped the moment it streamed). Its wait is interruptible and the engine ends cleanly
-   * once interrupted, so a run that has not ended {@link #ENGINE_END} after the close is
-   * interrupted.
-   */
-  private void endStuckEngine() {
+  private boolean awaitEnd(Duration bound) {
     try {
-      if (engineEnded.await(ENGINE_END.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
-        return;
-      }
+      return engineEnded.await(bound.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
-      return;
-    }
-    Thread runner = engineThread;
-    if (runner != null) {
-      LOG.warn(
-          "capture={} the engine did not end {} s after it was closed (stopped as its polling"
-              + " started): its thread is interrupted",
-          config.engineName(),
-          ENGINE_END.toSeconds());
-      runner.interrupt();
+      return engineEnded.getCount() == 0;
     }
   }
 

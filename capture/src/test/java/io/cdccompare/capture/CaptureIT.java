@@ -7,6 +7,9 @@ import static io.cdccompare.capture.CaptureFixture.key;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cdccompare.core.stream.CaptureNotices;
@@ -33,11 +36,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /** The capture writes changes in per-key commit order and notes as markers into every partition. */
 @WithEmbedded({Component.KAFKA, Component.REGISTRY, Component.SOURCE_POSTGRES})
@@ -88,6 +95,78 @@ class CaptureIT {
     await()
         .atMost(Duration.ofSeconds(60))
         .untilAsserted(() -> assertThat(names(adminClientThreads(), before)).isEmpty());
+  }
+
+  @Test
+  void aStopWhileTheBrokerIsFrozenReturnsBeforeItAnswersAndLosesNothing(EmbeddedEnvironment env)
+      throws Exception {
+    // Given a capture streaming a table whose first rows are on its topic
+    CaptureFixture f = new CaptureFixture(env);
+    f.sql("CREATE TABLE frozen (id int PRIMARY KEY, v int)");
+    String topic = f.prefix + ".public.frozen";
+    CaptureFixture.Running running = f.start("public.frozen");
+    f.sql("INSERT INTO frozen SELECT g, 0 FROM generate_series(1, 20) g");
+    f.read(topic, r -> r.size() >= 20);
+    Logger log = (Logger) LoggerFactory.getLogger(Capture.class);
+    ListAppender<ILoggingEvent> warnings = new ListAppender<>();
+    warnings.start();
+    log.addAppender(warnings);
+    AtomicBoolean thawedByWatchdog = new AtomicBoolean();
+    ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor();
+    try {
+      // And a broker that stops answering (frozen) while a change waits to be sent
+      env.kafka().pause();
+      watchdog.schedule(
+          () -> {
+            thawedByWatchdog.set(true);
+            env.kafka().resume();
+          },
+          30,
+          TimeUnit.SECONDS);
+      f.sql("UPDATE frozen SET v = 1 WHERE id = 7");
+
+      // When the capture is stopped (Debezium's own close waited 60-70 s here, measured 2026-12-05)
+      running.capture().stop();
+
+      // Then the stop returned while the broker was still frozen, saying that it interrupted the
+      // engine; an engine that did not end even then is left, the warning naming where it waits
+      assertThat(thawedByWatchdog).as("the broker was thawed before the stop returned").isFalse();
+      List<String> said = warnings.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+      assertThat(said)
+          .anyMatch(m -> m.contains("did not end 5 s after its stop was asked: its thread is"));
+      if (!running.run().isDone()) {
+        assertThat(said)
+            .anyMatch(
+                m ->
+                    m.contains("did not end 7 s after its stop was asked: the stop gives up")
+                        && m.contains("at io.debezium."));
+      }
+    } finally {
+      log.detachAppender(warnings);
+      watchdog.shutdownNow();
+      env.kafka().resume(); // whatever failed, the next test gets a broker that answers
+    }
+
+    // And once the broker answers again the engine ends, and a capture started again sends the
+    // change it had not sent: nothing is lost
+    running.run().get(120, TimeUnit.SECONDS);
+    running.thread().shutdownNow();
+    try (CaptureFixture.Running again = f.start("public.frozen")) {
+      List<ConsumerRecord<byte[], byte[]>> records =
+          f.read(topic, r -> r.stream().anyMatch(CaptureIT::isTheFrozenUpdate));
+      assertThat(records).anyMatch(CaptureIT::isTheFrozenUpdate);
+    }
+  }
+
+  private static boolean isTheFrozenUpdate(ConsumerRecord<byte[], byte[]> r) {
+    if (!"7".equals(key(r)) || r.value() == null || isMarker(r)) {
+      return false;
+    }
+    try {
+      return JSON.readTree(r.value()).path("payload").path("after").path("v").asInt() == 1;
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /** The network threads of the live Kafka admin clients of this JVM. */
