@@ -1,12 +1,12 @@
 package io.cdccompare.app;
 
-import io.cdccompare.operations.ExitCode;
+import io.cdccompare.core.stream.ExitCode;
 import io.cdccompare.operations.alerts.AlertForwarder;
 import io.cdccompare.operations.alerts.AlertMessage;
 import io.cdccompare.operations.config.TargetsConfig;
 import io.cdccompare.operations.metrics.HealthCheck;
 import io.cdccompare.operations.metrics.ProgramMetrics;
-import io.cdccompare.topology.report.ReportConfig;
+import io.cdccompare.report.aggregate.ReportConfig;
 import java.net.URI;
 import java.time.Duration;
 import java.util.HashMap;

@@ -3,7 +3,7 @@ package io.cdccompare.app;
 import io.cdccompare.capture.Capture;
 import io.cdccompare.capture.CaptureConfig;
 import io.cdccompare.capture.CaptureMeters;
-import io.cdccompare.operations.ExitCode;
+import io.cdccompare.core.stream.ExitCode;
 import io.cdccompare.operations.metrics.ProgramMetrics;
 import java.nio.file.Path;
 import java.time.Duration;

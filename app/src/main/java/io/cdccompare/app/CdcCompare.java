@@ -2,7 +2,7 @@ package io.cdccompare.app;
 
 import io.cdccompare.core.stream.CdcCompareException;
 import io.cdccompare.core.stream.ErrorCode;
-import io.cdccompare.operations.ExitCode;
+import io.cdccompare.core.stream.ExitCode;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

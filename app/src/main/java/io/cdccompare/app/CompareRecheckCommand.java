@@ -2,8 +2,8 @@ package io.cdccompare.app;
 
 import io.cdccompare.core.recheck.RecheckPlan;
 import io.cdccompare.producer.compare.CompareConfig;
+import io.cdccompare.report.aggregate.ReportReader;
 import io.cdccompare.schemas.avro.ChunkResult;
-import io.cdccompare.topology.report.ReportReader;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;

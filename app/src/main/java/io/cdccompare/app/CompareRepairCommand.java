@@ -3,16 +3,17 @@ package io.cdccompare.app;
 import io.cdccompare.core.recheck.KeyList;
 import io.cdccompare.core.recheck.RecheckPlan;
 import io.cdccompare.core.recheck.RecheckRuns;
+import io.cdccompare.core.stream.ExitCode;
+import io.cdccompare.core.stream.PipelineNames;
 import io.cdccompare.core.table.TableName;
-import io.cdccompare.operations.ExitCode;
 import io.cdccompare.operations.recheck.RecheckOutcome;
 import io.cdccompare.operations.recheck.RecheckVerdicts;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.producer.compare.KeyListRun;
 import io.cdccompare.producer.compare.RepairRun;
 import io.cdccompare.producer.compare.RepairRun.Differences;
+import io.cdccompare.report.aggregate.ReportReader;
 import io.cdccompare.schemas.avro.ChunkResult;
-import io.cdccompare.topology.report.ReportReader;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -151,7 +152,7 @@ final class CompareRepairCommand implements Callable<Integer> {
               repair.stop();
               rechecks.stop();
             })) {
-      String group = verifierGroup == null ? "cdc-compare-verify-" + target : verifierGroup;
+      String group = verifierGroup == null ? PipelineNames.verifierGroup(target) : verifierGroup;
       RepairRun.Summary summary = repair.run(group);
       summary
           .resent()

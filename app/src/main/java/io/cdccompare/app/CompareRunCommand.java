@@ -1,17 +1,17 @@
 package io.cdccompare.app;
 
 import io.cdccompare.core.recheck.RecheckPlan;
-import io.cdccompare.operations.ExitCode;
+import io.cdccompare.core.stream.ExitCode;
 import io.cdccompare.operations.metrics.HealthCheck;
 import io.cdccompare.operations.metrics.ProgramMetrics;
-import io.cdccompare.operations.report.RunWait;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.producer.compare.CompareMeters;
 import io.cdccompare.producer.compare.CompareRun;
 import io.cdccompare.producer.compare.IncrementalRun;
+import io.cdccompare.report.aggregate.ReportReader;
+import io.cdccompare.report.read.RunWait;
 import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.TaskKind;
-import io.cdccompare.topology.report.ReportReader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.cdccompare.app;
 
+import io.cdccompare.core.stream.ExitCode;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.EmbeddedServer;
-import io.cdccompare.operations.ExitCode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

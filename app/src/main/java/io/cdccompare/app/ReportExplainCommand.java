@@ -1,11 +1,11 @@
 package io.cdccompare.app;
 
-import io.cdccompare.operations.ExitCode;
+import io.cdccompare.core.stream.ExitCode;
 import io.cdccompare.operations.config.TargetsConfig;
 import io.cdccompare.operations.explain.ExplainText;
 import io.cdccompare.operations.explain.Explainer;
 import io.cdccompare.operations.explain.RowExplanation;
-import io.cdccompare.topology.report.ReportReader;
+import io.cdccompare.report.aggregate.ReportReader;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;

@@ -1,11 +1,11 @@
 package io.cdccompare.app;
 
-import io.cdccompare.operations.ExitCode;
+import io.cdccompare.core.stream.ExitCode;
 import io.cdccompare.operations.config.TargetsConfig;
 import io.cdccompare.operations.http.HttpEndpoint;
 import io.cdccompare.operations.page.ReportPage;
 import io.cdccompare.operations.page.ReportView;
-import io.cdccompare.topology.report.ReportReader;
+import io.cdccompare.report.aggregate.ReportReader;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;

@@ -1,11 +1,11 @@
 package io.cdccompare.app;
 
-import io.cdccompare.operations.ExitCode;
-import io.cdccompare.operations.report.ReportOutcome;
-import io.cdccompare.operations.report.ReportTable;
-import io.cdccompare.operations.report.RunWait;
-import io.cdccompare.operations.report.TaskReport;
-import io.cdccompare.operations.report.TaskReports;
+import io.cdccompare.core.stream.ExitCode;
+import io.cdccompare.report.read.ReportOutcome;
+import io.cdccompare.report.read.ReportTable;
+import io.cdccompare.report.read.RunWait;
+import io.cdccompare.report.read.TaskReport;
+import io.cdccompare.report.read.TaskReports;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.cdccompare.app;
 
 import io.cdccompare.producer.compare.CompareConfig;
+import io.cdccompare.report.aggregate.ReportConfig;
+import io.cdccompare.report.aggregate.ReportReader;
 import io.cdccompare.schemas.registry.RegistryClientConfig;
-import io.cdccompare.topology.report.ReportConfig;
-import io.cdccompare.topology.report.ReportReader;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.cdccompare.app;
 
-import io.cdccompare.operations.ExitCode;
+import io.cdccompare.core.stream.ExitCode;
 import io.cdccompare.operations.config.TargetsConfig;
 import io.cdccompare.operations.metrics.ProgramMetrics;
 import io.cdccompare.operations.run.RunningVerifier;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cdccompare.core.stream.CdcCompareException;
 import io.cdccompare.core.stream.ErrorCode;
-import io.cdccompare.operations.ExitCode;
+import io.cdccompare.core.stream.ExitCode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;

@@ -3,11 +3,11 @@ package io.cdccompare.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cdccompare.capture.CaptureFixture;
+import io.cdccompare.core.stream.ExitCode;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.JdbcServer;
 import io.cdccompare.embedded.WithEmbedded;
-import io.cdccompare.operations.ExitCode;
 import io.cdccompare.operations.run.RunningVerifier;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.schemas.avro.ChunkResult;

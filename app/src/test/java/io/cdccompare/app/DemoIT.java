@@ -2,7 +2,7 @@ package io.cdccompare.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cdccompare.operations.ExitCode;
+import io.cdccompare.core.stream.ExitCode;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

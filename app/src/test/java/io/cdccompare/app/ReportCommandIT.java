@@ -1,24 +1,24 @@
 package io.cdccompare.app;
 
-import static io.cdccompare.operations.report.ReportFixtures.MARIA;
-import static io.cdccompare.operations.report.ReportFixtures.ORDERS;
-import static io.cdccompare.operations.report.ReportFixtures.PG;
-import static io.cdccompare.operations.report.ReportFixtures.TASK;
-import static io.cdccompare.operations.report.ReportFixtures.counts;
-import static io.cdccompare.operations.report.ReportFixtures.entry;
-import static io.cdccompare.operations.report.ReportFixtures.nothingCompared;
-import static io.cdccompare.operations.report.ReportFixtures.recheckResult;
-import static io.cdccompare.operations.report.ReportFixtures.result;
+import static io.cdccompare.report.read.ReportFixtures.MARIA;
+import static io.cdccompare.report.read.ReportFixtures.ORDERS;
+import static io.cdccompare.report.read.ReportFixtures.PG;
+import static io.cdccompare.report.read.ReportFixtures.TASK;
+import static io.cdccompare.report.read.ReportFixtures.counts;
+import static io.cdccompare.report.read.ReportFixtures.entry;
+import static io.cdccompare.report.read.ReportFixtures.nothingCompared;
+import static io.cdccompare.report.read.ReportFixtures.recheckResult;
+import static io.cdccompare.report.read.ReportFixtures.result;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cdccompare.core.report.ReportKey;
+import io.cdccompare.core.stream.ExitCode;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.WithEmbedded;
-import io.cdccompare.operations.ExitCode;
-import io.cdccompare.operations.report.ReportSchema;
+import io.cdccompare.report.read.ReportSchema;
 import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.ChunkState;
 import io.cdccompare.schemas.avro.ReportEntry;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.cdccompare.capture.CaptureFixture;
+import io.cdccompare.core.stream.ExitCode;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.WithEmbedded;
-import io.cdccompare.operations.ExitCode;
 import io.cdccompare.operations.page.Chromium;
 import io.cdccompare.operations.run.RunningVerifier;
 import java.io.BufferedReader;

@@ -1,17 +1,17 @@
 package io.cdccompare.app;
 
-import static io.cdccompare.operations.report.ReportFixtures.MARIA;
-import static io.cdccompare.operations.report.ReportFixtures.ORDERS;
-import static io.cdccompare.operations.report.ReportFixtures.PG;
-import static io.cdccompare.operations.report.ReportFixtures.RUN;
-import static io.cdccompare.operations.report.ReportFixtures.TASK;
-import static io.cdccompare.operations.report.ReportFixtures.counts;
-import static io.cdccompare.operations.report.ReportFixtures.entry;
-import static io.cdccompare.operations.report.ReportFixtures.nothingCompared;
+import static io.cdccompare.report.read.ReportFixtures.MARIA;
+import static io.cdccompare.report.read.ReportFixtures.ORDERS;
+import static io.cdccompare.report.read.ReportFixtures.PG;
+import static io.cdccompare.report.read.ReportFixtures.RUN;
+import static io.cdccompare.report.read.ReportFixtures.TASK;
+import static io.cdccompare.report.read.ReportFixtures.counts;
+import static io.cdccompare.report.read.ReportFixtures.entry;
+import static io.cdccompare.report.read.ReportFixtures.nothingCompared;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cdccompare.operations.ExitCode;
-import io.cdccompare.operations.report.RunWait;
+import io.cdccompare.core.stream.ExitCode;
+import io.cdccompare.report.read.RunWait;
 import io.cdccompare.schemas.avro.ReportEntry;
 import io.cdccompare.schemas.avro.ReportStatus;
 import java.io.PrintWriter;

@@ -6,9 +6,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.cdccompare.capture.CaptureFixture;
 import io.cdccompare.core.stream.CdcCompareException;
+import io.cdccompare.core.stream.ExitCode;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
-import io.cdccompare.operations.ExitCode;
 import io.cdccompare.operations.run.RunningVerifier;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.producer.compare.CompareRun;

@@ -2,11 +2,11 @@ package io.cdccompare.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cdccompare.core.stream.ExitCode;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.JdbcServer;
 import io.cdccompare.embedded.WithEmbedded;
-import io.cdccompare.operations.ExitCode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,7 @@
 package io.cdccompare.capture;
 
 import io.cdccompare.core.stream.CompareTopics;
+import io.cdccompare.core.stream.PipelineNames;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.source.config.ConnectionConfig;
 import io.cdccompare.source.config.ConnectionSettings;
@@ -227,7 +228,7 @@ public final class CaptureConfig extends ConnectionConfig {
    * The slot (and publication) name of a capture with this topic prefix and no {@code slot.name}.
    */
   public static String defaultSlotName(String topicPrefix) {
-    return "cdc_compare_" + topicPrefix.replaceAll("[^a-zA-Z0-9_]", "_").toLowerCase();
+    return PipelineNames.slot(topicPrefix);
   }
 
   public boolean initialSnapshot() {

@@ -2,12 +2,12 @@ package io.cdccompare.capture;
 
 import io.cdccompare.core.rowhash.LogicalType;
 import io.cdccompare.core.table.TableName;
+import io.cdccompare.jdbc.sql.ColumnType;
+import io.cdccompare.jdbc.sql.PostgresDialect;
 import io.cdccompare.source.NoteTable;
 import io.cdccompare.source.PgCatalog;
 import io.cdccompare.source.SignalTable;
 import io.cdccompare.source.TopicLayout;
-import io.cdccompare.verifier.sql.ColumnType;
-import io.cdccompare.verifier.sql.PostgresDialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -132,8 +132,8 @@ final class SourceCatalog implements AutoCloseable, TopicLayout.PartitionRecord 
 
   /**
    * The logical type of a PostgreSQL key column, by its type name: the same mapping the compare
-   * task and the targets' verifier use (target-verifier's PostgreSQL dialect). A type that cannot
-   * be part of a compared key is refused naming the table and column.
+   * task and the targets' verifier use (jdbc's PostgreSQL dialect). A type that cannot be part of a
+   * compared key is refused naming the table and column.
    */
   static LogicalType keyType(TableName table, String column, String typeName) {
     try {

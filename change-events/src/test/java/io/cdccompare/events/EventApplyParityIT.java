@@ -13,12 +13,12 @@ import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.JdbcServer;
 import io.cdccompare.embedded.WithEmbedded;
-import io.cdccompare.verifier.hash.JdbcRowHasher;
-import io.cdccompare.verifier.hash.JdbcRowHasher.Side;
-import io.cdccompare.verifier.hash.TableCatalog;
-import io.cdccompare.verifier.sql.ColumnType;
-import io.cdccompare.verifier.sql.Dialect;
-import io.cdccompare.verifier.sql.TableRef;
+import io.cdccompare.jdbc.hash.JdbcRowHasher;
+import io.cdccompare.jdbc.hash.JdbcRowHasher.Side;
+import io.cdccompare.jdbc.hash.TableCatalog;
+import io.cdccompare.jdbc.sql.ColumnType;
+import io.cdccompare.jdbc.sql.Dialect;
+import io.cdccompare.jdbc.sql.TableRef;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
@@ -44,8 +44,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The other way round from the unit tests: values as Debezium delivers them are turned into Java
  * values ({@link EventValues}), written into PostgreSQL and MariaDB the way an apply binds them
- * (the target-verifier dialects), read back over JDBC and hashed; every row's hash equals the hash
- * of the change event itself.
+ * (the jdbc dialects), read back over JDBC and hashed; every row's hash equals the hash of the
+ * change event itself.
  */
 @WithEmbedded({Component.TARGET_POSTGRES, Component.MARIADB})
 class EventApplyParityIT {

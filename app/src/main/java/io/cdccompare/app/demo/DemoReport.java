@@ -1,14 +1,14 @@
 package io.cdccompare.app.demo;
 
 import io.cdccompare.operations.config.TargetsConfig;
-import io.cdccompare.operations.report.ReportTable;
-import io.cdccompare.operations.report.ResultKeys;
-import io.cdccompare.operations.report.RunWait;
-import io.cdccompare.operations.report.TaskReport;
-import io.cdccompare.operations.report.TaskReports;
 import io.cdccompare.producer.compare.CompareRun;
+import io.cdccompare.report.aggregate.ReportReader;
+import io.cdccompare.report.read.ReportTable;
+import io.cdccompare.report.read.ResultKeys;
+import io.cdccompare.report.read.RunWait;
+import io.cdccompare.report.read.TaskReport;
+import io.cdccompare.report.read.TaskReports;
 import io.cdccompare.schemas.avro.ReportEntry;
-import io.cdccompare.topology.report.ReportReader;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;

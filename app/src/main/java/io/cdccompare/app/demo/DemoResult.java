@@ -1,11 +1,11 @@
 package io.cdccompare.app.demo;
 
 import io.cdccompare.operations.recheck.RecheckOutcome;
-import io.cdccompare.operations.report.DifferenceKeys;
-import io.cdccompare.operations.report.ReportRow;
-import io.cdccompare.operations.report.ShownStatus;
-import io.cdccompare.operations.report.TargetReport;
-import io.cdccompare.operations.report.TaskReport;
+import io.cdccompare.report.read.DifferenceKeys;
+import io.cdccompare.report.read.ReportRow;
+import io.cdccompare.report.read.ShownStatus;
+import io.cdccompare.report.read.TargetReport;
+import io.cdccompare.report.read.TaskReport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

@@ -1,8 +1,8 @@
 package io.cdccompare.bench.e2e;
 
+import io.cdccompare.jdbc.sql.Dialect;
 import io.cdccompare.verifier.apply.Checkpoint;
 import io.cdccompare.verifier.apply.CheckpointStore;
-import io.cdccompare.verifier.sql.Dialect;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;

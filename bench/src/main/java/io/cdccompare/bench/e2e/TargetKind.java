@@ -1,8 +1,8 @@
 package io.cdccompare.bench.e2e;
 
-import io.cdccompare.verifier.sql.Dialect;
-import io.cdccompare.verifier.sql.MariaDbDialect;
-import io.cdccompare.verifier.sql.PostgresDialect;
+import io.cdccompare.jdbc.sql.Dialect;
+import io.cdccompare.jdbc.sql.MariaDbDialect;
+import io.cdccompare.jdbc.sql.PostgresDialect;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

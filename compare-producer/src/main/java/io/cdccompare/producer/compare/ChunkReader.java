@@ -2,10 +2,10 @@ package io.cdccompare.producer.compare;
 
 import io.cdccompare.core.chunk.ChunkSampling;
 import io.cdccompare.core.chunk.ComparedRange;
-import io.cdccompare.verifier.hash.JdbcKeyReader;
-import io.cdccompare.verifier.hash.JdbcRowHasher;
-import io.cdccompare.verifier.hash.KeyBinder;
-import io.cdccompare.verifier.sql.KeysetQueries;
+import io.cdccompare.jdbc.hash.JdbcKeyReader;
+import io.cdccompare.jdbc.hash.JdbcRowHasher;
+import io.cdccompare.jdbc.hash.KeyBinder;
+import io.cdccompare.jdbc.sql.KeysetQueries;
 import java.io.ByteArrayOutputStream;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

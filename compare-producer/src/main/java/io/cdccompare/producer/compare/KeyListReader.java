@@ -1,10 +1,10 @@
 package io.cdccompare.producer.compare;
 
 import io.cdccompare.core.recheck.KeyList;
-import io.cdccompare.verifier.hash.JdbcKeyReader;
-import io.cdccompare.verifier.hash.JdbcRowHasher;
-import io.cdccompare.verifier.hash.KeyBinder;
-import io.cdccompare.verifier.hash.KeyLookup;
+import io.cdccompare.jdbc.hash.JdbcKeyReader;
+import io.cdccompare.jdbc.hash.JdbcRowHasher;
+import io.cdccompare.jdbc.hash.KeyBinder;
+import io.cdccompare.jdbc.hash.KeyLookup;
 import java.io.ByteArrayOutputStream;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -2,8 +2,8 @@ package io.cdccompare.producer.repair;
 
 import io.cdccompare.core.rowhash.LogicalType;
 import io.cdccompare.core.table.TableName;
-import io.cdccompare.verifier.sql.ColumnType;
-import io.cdccompare.verifier.sql.PostgresDialect;
+import io.cdccompare.jdbc.sql.ColumnType;
+import io.cdccompare.jdbc.sql.PostgresDialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,11 +13,10 @@ import java.util.List;
 
 /**
  * The types of a table's key columns on the source PostgreSQL, for {@link ResendFilter}: the
- * database-independent type by the same mapping the compare and the capture use (target-verifier's
- * PostgreSQL dialect), and the SQL type without modifier to cast literals to. {@code char(n)} is
- * cast to {@code bpchar}: {@code format_type} without modifier names it {@code character}, which is
- * {@code char(1)} and would cut {@code 'ab'} to {@code 'a'}, another key. Names are bound
- * parameters.
+ * database-independent type by the same mapping the compare and the capture use (jdbc's PostgreSQL
+ * dialect), and the SQL type without modifier to cast literals to. {@code char(n)} is cast to
+ * {@code bpchar}: {@code format_type} without modifier names it {@code character}, which is {@code
+ * char(1)} and would cut {@code 'ab'} to {@code 'a'}, another key. Names are bound parameters.
  */
 final class SourceKeyColumns {
   private static final PostgresDialect DIALECT = new PostgresDialect();

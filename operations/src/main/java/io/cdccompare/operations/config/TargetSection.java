@@ -1,7 +1,7 @@
 package io.cdccompare.operations.config;
 
 import io.cdccompare.core.table.TableName;
-import io.cdccompare.topology.verify.TargetMode;
+import io.cdccompare.verifier.stream.TargetMode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,15 +1,15 @@
 package io.cdccompare.operations.config;
 
-import io.cdccompare.capture.CaptureConfig;
 import io.cdccompare.core.stream.CompareTopics;
+import io.cdccompare.core.stream.PipelineNames;
 import io.cdccompare.core.table.TableName;
+import io.cdccompare.report.aggregate.ReportConfig;
 import io.cdccompare.schemas.registry.RegistryClientConfig;
 import io.cdccompare.source.config.ConfigFile;
 import io.cdccompare.source.config.ConnectionConfig;
 import io.cdccompare.source.config.ConnectionSettings;
 import io.cdccompare.source.config.ConnectionSettings.SourceDatabase;
-import io.cdccompare.topology.report.ReportConfig;
-import io.cdccompare.topology.verify.VerifierSettings;
+import io.cdccompare.verifier.stream.VerifierSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -324,7 +324,7 @@ public final class TargetsConfig extends ConnectionConfig {
   /** The capture's replication slot. */
   public String slotName() {
     String slot = values.getString(SLOT_NAME);
-    return slot == null || slot.isBlank() ? CaptureConfig.defaultSlotName(topicPrefix()) : slot;
+    return slot == null || slot.isBlank() ? PipelineNames.slot(topicPrefix()) : slot;
   }
 
   /** The {@code streams.*} settings without their prefix. */

@@ -1,9 +1,9 @@
 package io.cdccompare.operations.page;
 
 import io.cdccompare.operations.explain.RowExplanation;
-import io.cdccompare.operations.report.ReportOutcome;
-import io.cdccompare.operations.report.TaskReport;
 import io.cdccompare.operations.status.StatusReport;
+import io.cdccompare.report.read.ReportOutcome;
+import io.cdccompare.report.read.TaskReport;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

@@ -2,8 +2,8 @@ package io.cdccompare.operations.recheck;
 
 import io.cdccompare.core.recheck.KeyList;
 import io.cdccompare.core.recheck.RecheckPlan;
+import io.cdccompare.core.stream.ExitCode;
 import io.cdccompare.core.stream.KeyPartitioner;
-import io.cdccompare.operations.ExitCode;
 import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.ChunkState;
 import java.io.PrintWriter;

@@ -1,7 +1,7 @@
 package io.cdccompare.operations.run;
 
-import io.cdccompare.topology.verify.ResultsTopic;
-import io.cdccompare.topology.verify.VerifierSettings;
+import io.cdccompare.verifier.stream.ResultsTopic;
+import io.cdccompare.verifier.stream.VerifierSettings;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

@@ -1,12 +1,12 @@
 package io.cdccompare.operations.status;
 
-import io.cdccompare.topology.verify.VerifierSettings;
+import io.cdccompare.jdbc.db.TargetSession;
+import io.cdccompare.jdbc.sql.CheckpointSql;
+import io.cdccompare.jdbc.sql.Dialect;
+import io.cdccompare.jdbc.sql.TableRef;
 import io.cdccompare.verifier.apply.Checkpoint;
 import io.cdccompare.verifier.apply.CheckpointStore;
-import io.cdccompare.verifier.db.TargetSession;
-import io.cdccompare.verifier.sql.CheckpointSql;
-import io.cdccompare.verifier.sql.Dialect;
-import io.cdccompare.verifier.sql.TableRef;
+import io.cdccompare.verifier.stream.VerifierSettings;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

@@ -1,8 +1,8 @@
 package io.cdccompare.operations.status;
 
+import io.cdccompare.report.aggregate.ReportConfig;
+import io.cdccompare.report.aggregate.ReportReader;
 import io.cdccompare.schemas.avro.ReportEntry;
-import io.cdccompare.topology.report.ReportConfig;
-import io.cdccompare.topology.report.ReportReader;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -17,10 +17,9 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
- * Reads the compares from the compacted report topic with stream-topology's {@link ReportReader}:
- * the latest task entry (every table of the task summed) per task and target. A missing report
- * topic means no verifier has run yet; it is looked up with the admin client first, so reading
- * never creates it.
+ * Reads the compares from the compacted report topic with report's {@link ReportReader}: the latest
+ * task entry (every table of the task summed) per task and target. A missing report topic means no
+ * verifier has run yet; it is looked up with the admin client first, so reading never creates it.
  */
 final class CompareReader {
   private final ReportConfig report;

@@ -1,7 +1,7 @@
 package io.cdccompare.operations.status;
 
 import io.cdccompare.operations.config.TargetsConfig;
-import io.cdccompare.topology.verify.VerifierSettings;
+import io.cdccompare.verifier.stream.VerifierSettings;
 import java.util.Optional;
 
 /**

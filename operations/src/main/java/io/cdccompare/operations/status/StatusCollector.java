@@ -3,7 +3,7 @@ package io.cdccompare.operations.status;
 import io.cdccompare.operations.config.TargetsConfig;
 import io.cdccompare.operations.status.CheckpointReader.Checkpoints;
 import io.cdccompare.source.config.ConnectionSettings.SourceDatabase;
-import io.cdccompare.topology.verify.VerifierSettings;
+import io.cdccompare.verifier.stream.VerifierSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,8 +1,8 @@
 package io.cdccompare.operations.status;
 
 import io.cdccompare.operations.status.CheckpointReader.Checkpoints;
-import io.cdccompare.topology.verify.VerifierSettings;
 import io.cdccompare.verifier.apply.Checkpoint;
+import io.cdccompare.verifier.stream.VerifierSettings;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;

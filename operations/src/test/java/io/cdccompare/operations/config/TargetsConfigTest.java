@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.schemas.registry.RegistryClientConfig;
-import io.cdccompare.topology.verify.TargetMode;
-import io.cdccompare.topology.verify.VerifierSettings;
+import io.cdccompare.verifier.stream.TargetMode;
+import io.cdccompare.verifier.stream.VerifierSettings;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,17 +1,17 @@
 package io.cdccompare.operations.page;
 
-import static io.cdccompare.operations.report.ReportFixtures.MARIA;
-import static io.cdccompare.operations.report.ReportFixtures.PG;
-import static io.cdccompare.operations.report.ReportFixtures.RUN;
-import static io.cdccompare.operations.report.ReportFixtures.TASK;
-import static io.cdccompare.operations.report.ReportFixtures.counts;
-import static io.cdccompare.operations.report.ReportFixtures.entry;
-import static io.cdccompare.operations.report.ReportFixtures.result;
+import static io.cdccompare.report.read.ReportFixtures.MARIA;
+import static io.cdccompare.report.read.ReportFixtures.PG;
+import static io.cdccompare.report.read.ReportFixtures.RUN;
+import static io.cdccompare.report.read.ReportFixtures.TASK;
+import static io.cdccompare.report.read.ReportFixtures.counts;
+import static io.cdccompare.report.read.ReportFixtures.entry;
+import static io.cdccompare.report.read.ReportFixtures.result;
 
-import io.cdccompare.operations.report.ReportOutcome;
-import io.cdccompare.operations.report.ResultKeys;
-import io.cdccompare.operations.report.TaskReport;
-import io.cdccompare.operations.report.TaskReports;
+import io.cdccompare.report.read.ReportOutcome;
+import io.cdccompare.report.read.ResultKeys;
+import io.cdccompare.report.read.TaskReport;
+import io.cdccompare.report.read.TaskReports;
 import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.ReportEntry;
 import io.cdccompare.schemas.avro.ReportStatus;

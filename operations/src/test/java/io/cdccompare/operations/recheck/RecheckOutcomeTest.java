@@ -1,18 +1,18 @@
 package io.cdccompare.operations.recheck;
 
-import static io.cdccompare.operations.report.ReportFixtures.MARIA;
-import static io.cdccompare.operations.report.ReportFixtures.ORDERS;
-import static io.cdccompare.operations.report.ReportFixtures.PG;
-import static io.cdccompare.operations.report.ReportFixtures.RUN;
-import static io.cdccompare.operations.report.ReportFixtures.result;
+import static io.cdccompare.report.read.ReportFixtures.MARIA;
+import static io.cdccompare.report.read.ReportFixtures.ORDERS;
+import static io.cdccompare.report.read.ReportFixtures.PG;
+import static io.cdccompare.report.read.ReportFixtures.RUN;
+import static io.cdccompare.report.read.ReportFixtures.result;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cdccompare.core.recheck.KeyList;
 import io.cdccompare.core.recheck.RecheckPlan;
 import io.cdccompare.core.recheck.RecheckPlan.What;
 import io.cdccompare.core.recheck.RecheckRuns;
+import io.cdccompare.core.stream.ExitCode;
 import io.cdccompare.core.stream.KeyPartitioner;
-import io.cdccompare.operations.ExitCode;
 import io.cdccompare.operations.recheck.RecheckOutcome.TableOutcome;
 import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.ChunkState;

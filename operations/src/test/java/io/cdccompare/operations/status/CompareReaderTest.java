@@ -2,7 +2,7 @@ package io.cdccompare.operations.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cdccompare.operations.report.ReportFixtures;
+import io.cdccompare.report.read.ReportFixtures;
 import io.cdccompare.schemas.avro.ReportEntry;
 import org.junit.jupiter.api.Test;
 

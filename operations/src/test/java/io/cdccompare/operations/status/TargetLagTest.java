@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.operations.status.CheckpointReader.Checkpoints;
-import io.cdccompare.topology.verify.VerifierSettings;
 import io.cdccompare.verifier.apply.Checkpoint;
+import io.cdccompare.verifier.stream.VerifierSettings;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
