@@ -21,11 +21,11 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description =
         "Stream the source tables' changes and compare notes to Kafka until Ctrl-C"
-            + " (keys: capture/README.md).")
+            + " (keys: docs/reference/configuration.md).")
 final class CaptureCommand implements Callable<Integer> {
   /**
    * How long a Ctrl-C waits for the command to return once the capture's stop returned (itself
-   * bounded by {@link Capture#STOP_BOUND}): the README's 10 s in all.
+   * bounded by {@link Capture#STOP_BOUND}): docs/commands.md's 10 s in all.
    */
   private static final Duration RETURNING = Duration.ofSeconds(2);
 

@@ -45,7 +45,7 @@ import picocli.CommandLine.Option;
     description =
         "Run a compare task: full (every table in key-ordered chunks, each chunk hashed and"
             + " noted; a stopped task continues where it stopped) or incremental (only the keys"
-            + " changed since the table's last completed run). Keys: compare-producer/README.md.")
+            + " changed since the table's last completed run). Keys: docs/reference/configuration.md.")
 final class CompareRunCommand implements Callable<Integer> {
   /** How often the report is read while waiting. */
   static final Duration WAIT_POLL = Duration.ofSeconds(1);

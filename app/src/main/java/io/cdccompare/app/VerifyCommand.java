@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description =
         "Apply the replicated changes to one target and verify every noted chunk on it, until"
-            + " Ctrl-C (keys: README, 'The targets file').")
+            + " Ctrl-C (keys: docs/reference/configuration.md).")
 final class VerifyCommand implements Callable<Integer> {
   @Mixin TargetsFileOption targetsFile;
 

@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
 class DemoIT {
   private static final Logger LOG = LoggerFactory.getLogger(DemoIT.class);
 
-  /** The bound within which the README says the demo stops. */
+  /** The bound within which docs/commands.md says the demo stops. */
   private static final Duration STOP_BOUND = Duration.ofSeconds(30);
 
   private static final Pattern ENV_ROOT = Pattern.compile("the demo's files are in (\\S+)");

@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
 class EnvUpIT {
   private static final Logger LOG = LoggerFactory.getLogger(EnvUpIT.class);
 
-  /** The bound within which the README says {@code env up} stops. */
+  /** The bound within which docs/commands.md says {@code env up} stops. */
   private static final Duration STOP_BOUND = Duration.ofSeconds(15);
 
   @Test

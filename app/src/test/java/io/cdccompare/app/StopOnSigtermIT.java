@@ -49,10 +49,10 @@ import org.slf4j.LoggerFactory;
  * its own from the shaded jar, and are stopped with SIGTERM, as a script's {@code kill}, systemd or
  * Kubernetes stops them (a JVM started in the background of a non-interactive shell ignores SIGINT,
  * so SIGTERM is what reaches it). Each ends with the JVM's code for SIGTERM (143) within the
- * README's bound, leaves no process behind, and kept its work: the capture its source position (a
- * restart sends only what is new), the verifier the Kafka offsets of what it applied, the forwarder
- * its offset short of an alert the webhook did not take (a restart sends it). The restarted capture
- * and forwarder are stopped with SIGINT (Ctrl-C, 130).
+ * docs/commands.md's bound, leaves no process behind, and kept its work: the capture its source
+ * position (a restart sends only what is new), the verifier the Kafka offsets of what it applied,
+ * the forwarder its offset short of an alert the webhook did not take (a restart sends it). The
+ * restarted capture and forwarder are stopped with SIGINT (Ctrl-C, 130).
  *
  * <p>One scenario rather than one test per command: starting each command's JVM is most of the
  * time, and the three start and stop side by side, as in a deployment. {@code env up} and {@code
@@ -68,7 +68,8 @@ class StopOnSigtermIT {
   private static final Logger LOG = LoggerFactory.getLogger(StopOnSigtermIT.class);
 
   /**
-   * The bound within which the README says {@code capture}, {@code verify} and {@code alerts} stop.
+   * The bound within which docs/commands.md says {@code capture}, {@code verify} and {@code alerts}
+   * stop.
    */
   private static final Duration STOP_BOUND = Duration.ofSeconds(10);
 

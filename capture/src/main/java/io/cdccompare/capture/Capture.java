@@ -59,8 +59,8 @@ public final class Capture implements AutoCloseable {
   private static final Duration INTERRUPTED_END = Duration.ofSeconds(2);
 
   /**
-   * The longest a {@link #stop()} takes, whatever the engine does: within the README's 10 s for a
-   * stopped {@code capture}, with time left for the program to close around it.
+   * The longest a {@link #stop()} takes, whatever the engine does: within docs/commands.md's 10 s
+   * for a stopped {@code capture}, with time left for the program to close around it.
    */
   public static final Duration STOP_BOUND = ENGINE_END.plus(INTERRUPTED_END);
 

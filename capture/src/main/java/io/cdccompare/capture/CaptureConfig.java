@@ -6,6 +6,7 @@ import io.cdccompare.core.table.TableName;
 import io.cdccompare.source.config.ConnectionConfig;
 import io.cdccompare.source.config.ConnectionSettings;
 import io.cdccompare.source.config.ConnectionSettings.SourceDatabase;
+import io.cdccompare.source.config.FileKeys;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -189,6 +190,14 @@ public final class CaptureConfig extends ConnectionConfig {
       keys.put(table, List.copyOf(columns));
     }
     return java.util.Collections.unmodifiableMap(keys);
+  }
+
+  /** What a capture file accepts (the configuration reference is generated from it). */
+  public static FileKeys keys() {
+    return new FileKeys(
+        DEFINITION,
+        Set.of("producer.", "debezium.", "admin.", "schema.registry."),
+        List.of(TABLE_PREFIX + "<schema.table>" + KEY_COLUMNS));
   }
 
   public static CaptureConfig load(Path file) {

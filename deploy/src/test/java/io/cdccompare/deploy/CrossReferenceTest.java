@@ -17,9 +17,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Names and labels line up in every rendering: selectors match pod labels, every ConfigMap and
- * Secret a pod uses exists (or is one Strimzi or the README's secrets step creates), probes and the
- * PodMonitor use ports the pods have, {@code --metrics-port} is the port the pod declares, and
- * every {@code ${file:…}} and {@code ${env:…}} in a pod's configuration file is there in that pod.
+ * Secret a pod uses exists (or is one Strimzi or docs/operations.md's secrets step creates), probes
+ * and the PodMonitor use ports the pods have, {@code --metrics-port} is the port the pod declares,
+ * and every {@code ${file:…}} and {@code ${env:…}} in a pod's configuration file is there in that
+ * pod.
  */
 class CrossReferenceTest {
   private static final Pattern FILE_REF = Pattern.compile("\\$\\{file:([^:}]+):([^}]+)}");

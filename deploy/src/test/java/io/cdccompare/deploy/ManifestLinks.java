@@ -53,7 +53,8 @@ final class ManifestLinks {
 
   /**
    * The Secrets a rendering may reference and their keys: those of its KafkaUsers (written by
-   * Strimzi), its cluster's CA certificate, and those the README's "create secrets" step creates.
+   * Strimzi), its cluster's CA certificate, and those docs/operations.md's "create secrets" step
+   * creates.
    */
   static Map<String, Set<String>> knownSecrets(Rendered rendered) {
     Map<String, Set<String>> out = new TreeMap<>(readmeSecrets());
@@ -69,11 +70,13 @@ final class ManifestLinks {
     return out;
   }
 
-  /** The Secrets that {@code kubectl create secret generic} commands in the README create. */
+  /**
+   * The Secrets that {@code kubectl create secret generic} commands in docs/operations.md create.
+   */
   static Map<String, Set<String>> readmeSecrets() {
     String readme;
     try {
-      readme = Files.readString(Rendered.K8S.resolveSibling("README.md"));
+      readme = Files.readString(Rendered.K8S.resolveSibling("docs").resolve("operations.md"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

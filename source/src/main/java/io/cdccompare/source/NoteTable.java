@@ -15,7 +15,7 @@ public final class NoteTable {
   /** The compare tasks' positions ({@link #POSITIONS_DDL}). */
   public static final TableName POSITIONS = new TableName("repi", "comparetables");
 
-  /** Columns, in order; every one is documented in the README's capture section. */
+  /** Columns, in order; every one is documented in docs/commands.md's capture section. */
   public static final String DDL =
       """
       CREATE TABLE IF NOT EXISTS repi.validatetables (

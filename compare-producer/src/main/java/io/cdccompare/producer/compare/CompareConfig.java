@@ -11,6 +11,7 @@ import io.cdccompare.schemas.avro.TaskKind;
 import io.cdccompare.source.config.ConnectionConfig;
 import io.cdccompare.source.config.ConnectionSettings;
 import io.cdccompare.source.config.ConnectionSettings.SourceDatabase;
+import io.cdccompare.source.config.FileKeys;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -66,6 +67,13 @@ public final class CompareConfig extends ConnectionConfig {
 
   static final Set<String> PREFIXES =
       Set.of("producer.", "admin.", "schema.registry.", TableSettings.PREFIX);
+
+  /** What a task file accepts (the configuration reference is generated from it). */
+  public static FileKeys keys() {
+    Set<String> passed = new java.util.TreeSet<>(PREFIXES);
+    passed.remove(TableSettings.PREFIX);
+    return new FileKeys(DEFINITION, passed, TableSettings.keys());
+  }
 
   static final ConfigDef DEFINITION =
       ConnectionSettings.define(new ConfigDef())

@@ -41,6 +41,14 @@ final class TableSettings {
 
   private TableSettings() {}
 
+  /** The keys of a table's section, for the configuration reference. */
+  static List<String> keys() {
+    List<String> keys = new java.util.ArrayList<>();
+    SIMPLE.forEach(k -> keys.add(PREFIX + "<schema.table>." + k));
+    PER_NAME.forEach(k -> keys.add(PREFIX + "<schema.table>." + k + "<name>"));
+    return keys;
+  }
+
   /** The table tasks, in the order of {@code tables}. */
   static List<TableTask> parse(
       List<TableName> tables, Map<String, String> values, ChunkSampling defaults) {

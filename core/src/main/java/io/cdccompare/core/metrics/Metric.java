@@ -6,8 +6,8 @@ import java.util.regex.Pattern;
 
 /**
  * One metric the programs publish: its Micrometer name (dotted, without the unit), what kind of
- * meter it is, its base unit, its labels and one line for the README. Labels are bounded (task,
- * table, target, topic, partition, outcome, code): never a key.
+ * meter it is, its base unit, its labels and one line for the metrics table of docs/operations.md.
+ * Labels are bounded (task, table, target, topic, partition, outcome, code): never a key.
  *
  * @param name the Micrometer name, e.g. {@code cdccompare.capture.events}
  * @param type the kind of meter

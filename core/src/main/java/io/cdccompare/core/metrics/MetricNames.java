@@ -166,7 +166,7 @@ public final class MetricNames {
           List.of("task", "table"),
           "share of the table's estimated rows the running compare has read (0 to 1; 1 when it is done)");
 
-  /** Every metric above, in the README's order. */
+  /** Every metric above, in the order of docs/operations.md's table. */
   public static final List<Metric> ALL =
       List.of(
           CAPTURE_EVENTS,

@@ -9,6 +9,7 @@ import io.cdccompare.source.config.ConfigFile;
 import io.cdccompare.source.config.ConnectionConfig;
 import io.cdccompare.source.config.ConnectionSettings;
 import io.cdccompare.source.config.ConnectionSettings.SourceDatabase;
+import io.cdccompare.source.config.FileKeys;
 import io.cdccompare.verifier.stream.VerifierSettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,6 +57,16 @@ public final class TargetsConfig extends ConnectionConfig {
   static final String STREAMS_PREFIX = "streams.";
   static final Set<String> PREFIXES =
       Set.of(TARGET_PREFIX, STREAMS_PREFIX, "admin.", "consumer.", "schema.registry.");
+
+  /** What a targets file accepts (the configuration reference is generated from it). */
+  public static FileKeys keys() {
+    Set<String> passed = new java.util.TreeSet<>(PREFIXES);
+    passed.remove(TARGET_PREFIX);
+    List<String> sections = new java.util.ArrayList<>();
+    TargetSection.KEYS.forEach(k -> sections.add(TARGET_PREFIX + "<name>." + k));
+    sections.add(TARGET_PREFIX + "<name>.table.<schema.table>");
+    return new FileKeys(DEFINITION, passed, sections);
+  }
 
   static final ConfigDef DEFINITION =
       ConnectionSettings.defineSource(ConnectionSettings.defineKafka(new ConfigDef()), false)
