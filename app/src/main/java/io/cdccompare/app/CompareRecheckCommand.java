@@ -5,13 +5,13 @@ import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.report.aggregate.ReportReader;
 import io.cdccompare.schemas.avro.ChunkResult;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -34,12 +34,7 @@ import picocli.CommandLine.Option;
         "Compare again the keys a finished run left in flight (or its differences), at the"
             + " targets that listed them, through the stream.")
 final class CompareRecheckCommand implements Callable<Integer> {
-  @Option(
-      names = {"-c", "--config"},
-      required = true,
-      paramLabel = "FILE",
-      description = "Task file (the one of compare run); its 'targets' key is required.")
-  Path config;
+  @Mixin TaskFileOption taskFile;
 
   @Option(
       names = "--run",
@@ -80,8 +75,8 @@ final class CompareRecheckCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    CompareConfig task = CompareConfig.load(config);
-    OptionChecks.requireTargets(config, task, "compare recheck");
+    CompareConfig task = taskFile.load();
+    OptionChecks.requireTargets(taskFile.file, task, "compare recheck");
     ReportReader reader = TaskReportReader.of(task);
     Map<String, String> rechecked = Rechecks.runsOf(task, reader, run);
     List<ChunkResult> results = Rechecks.results(task, reader, rechecked);

@@ -15,7 +15,6 @@ import io.cdccompare.producer.compare.RepairRun.Differences;
 import io.cdccompare.report.aggregate.ReportReader;
 import io.cdccompare.schemas.avro.ChunkResult;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,6 +26,7 @@ import java.util.concurrent.Callable;
 import org.apache.kafka.common.config.ConfigException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -50,12 +50,7 @@ import picocli.CommandLine.Option;
         "Re-send one target's failed and missed rows of a run through the stream, then compare"
             + " exactly those keys again on that target.")
 final class CompareRepairCommand implements Callable<Integer> {
-  @Option(
-      names = {"-c", "--config"},
-      required = true,
-      paramLabel = "FILE",
-      description = "Task file (the one of compare run); its 'targets' key is required.")
-  Path config;
+  @Mixin TaskFileOption taskFile;
 
   @Option(
       names = "--target",
@@ -115,8 +110,8 @@ final class CompareRepairCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     OptionChecks.requireSeconds(spec, "--wait-timeout", waitTimeoutSeconds);
-    CompareConfig task = CompareConfig.load(config);
-    OptionChecks.requireTargets(config, task, "compare repair");
+    CompareConfig task = taskFile.load();
+    OptionChecks.requireTargets(taskFile.file, task, "compare repair");
     if (!task.targets().contains(target)) {
       throw new ConfigException(
           "--target "

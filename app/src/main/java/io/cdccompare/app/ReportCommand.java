@@ -110,12 +110,7 @@ final class ReportCommand implements Callable<Integer> {
     }
     TargetsConfig targets = TargetsConfig.load(config);
     Duration timeout = Duration.ofSeconds(timeoutSeconds);
-    ReportReader reader =
-        new ReportReader(
-            targets.reportConfig(),
-            targets.bootstrapServers(),
-            targets.withPrefix("consumer."),
-            timeout);
+    ReportReader reader = targets.reportReader(timeout);
     boolean html = output == ReportFormat.html;
     ReportView view;
     try {

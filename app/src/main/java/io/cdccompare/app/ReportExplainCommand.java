@@ -57,27 +57,15 @@ final class ReportExplainCommand implements Callable<Integer> {
       description = "The run whose verdict is explained (default: the table's latest run).")
   String run;
 
-  @Option(
-      names = "--timeout",
-      paramLabel = "SECONDS",
-      defaultValue = "30",
-      description =
-          "Longest one read of a topic or a database may take (default ${DEFAULT-VALUE}).")
-  long timeoutSeconds;
+  @Mixin ReadTimeoutOption readTimeout;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() throws SQLException {
-    OptionChecks.requireSeconds(spec, "--timeout", timeoutSeconds);
+    Duration timeout = readTimeout.checked(spec);
     TargetsConfig targets = targetsFile.load();
-    Duration timeout = Duration.ofSeconds(timeoutSeconds);
-    ReportReader reader =
-        new ReportReader(
-            targets.reportConfig(),
-            targets.bootstrapServers(),
-            targets.withPrefix("consumer."),
-            timeout);
+    ReportReader reader = targets.reportReader(timeout);
     RowExplanation explanation;
     try (Explainer explainer = new Explainer(targets, reader, timeout)) {
       explanation =

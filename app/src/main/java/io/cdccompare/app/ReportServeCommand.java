@@ -82,20 +82,14 @@ final class ReportServeCommand implements Callable<Integer> {
       description = "How often the page is read again (default ${DEFAULT-VALUE}).")
   long refreshSeconds;
 
-  @Option(
-      names = "--timeout",
-      paramLabel = "SECONDS",
-      defaultValue = "30",
-      description =
-          "Longest one read of a topic or a database may take (default ${DEFAULT-VALUE}).")
-  long timeoutSeconds;
+  @Mixin ReadTimeoutOption readTimeout;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() throws InterruptedException {
     OptionChecks.requireSeconds(spec, "--refresh", refreshSeconds);
-    OptionChecks.requireSeconds(spec, "--timeout", timeoutSeconds);
+    Duration timeout = readTimeout.checked(spec);
     if (maxKeys < 0 || explain < 0 || port < 0 || port > 65535) {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--port must be 0..65535, --max-keys and --explain 0 or more");
@@ -108,7 +102,6 @@ final class ReportServeCommand implements Callable<Integer> {
           spec.commandLine(), "--bind " + bind + " is no address: " + e.getMessage());
     }
     TargetsConfig targets = targetsFile.load();
-    Duration timeout = Duration.ofSeconds(timeoutSeconds);
     AtomicReference<HttpEndpoint.Response> page =
         new AtomicReference<>(HttpEndpoint.Response.text(503, "the first read is under way\n"));
     Runnable refresh = () -> page.set(build(targets, timeout));
@@ -146,12 +139,7 @@ final class ReportServeCommand implements Callable<Integer> {
 
   private HttpEndpoint.Response build(TargetsConfig targets, Duration timeout) {
     try {
-      ReportReader reader =
-          new ReportReader(
-              targets.reportConfig(),
-              targets.bootstrapServers(),
-              targets.withPrefix("consumer."),
-              timeout);
+      ReportReader reader = targets.reportReader(timeout);
       ReportView view =
           ReportView.read(
               targets,

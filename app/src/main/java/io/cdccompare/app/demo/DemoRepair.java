@@ -77,12 +77,7 @@ final class DemoRepair {
     }
     Map<String, List<KeyList>> chunks = new LinkedHashMap<>();
     repair.checkChunks().forEach((table, lists) -> chunks.put(table.toString(), lists));
-    ReportReader reader =
-        new ReportReader(
-            targets.reportConfig(),
-            targets.bootstrapServers(),
-            targets.withPrefix("consumer."),
-            Duration.ofSeconds(30));
+    ReportReader reader = targets.reportReader(Duration.ofSeconds(30));
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!stopped.getAsBoolean()) {
       List<ChunkResult> results = reader.results(r -> r.getRunId().equals(runId));

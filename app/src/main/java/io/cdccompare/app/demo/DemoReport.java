@@ -33,12 +33,7 @@ final class DemoReport {
   private DemoReport(TargetsConfig targets, CompareRun.Summary run) {
     this.targets = targets;
     this.run = run;
-    this.reader =
-        new ReportReader(
-            targets.reportConfig(),
-            targets.bootstrapServers(),
-            targets.withPrefix("consumer."),
-            Duration.ofSeconds(30));
+    this.reader = targets.reportReader(Duration.ofSeconds(30));
     this.wait =
         new RunWait(
             reader::entries,

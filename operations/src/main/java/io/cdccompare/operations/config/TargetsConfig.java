@@ -4,6 +4,7 @@ import io.cdccompare.core.stream.CompareTopics;
 import io.cdccompare.core.stream.PipelineNames;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.report.aggregate.ReportConfig;
+import io.cdccompare.report.aggregate.ReportReader;
 import io.cdccompare.schemas.registry.RegistryClientConfig;
 import io.cdccompare.source.config.ConfigFile;
 import io.cdccompare.source.config.ConnectionConfig;
@@ -289,6 +290,11 @@ public final class TargetsConfig extends ConnectionConfig {
   /** The compare's topics: the defaults under the topic prefix, or the names this file sets. */
   public CompareTopics topics() {
     return CompareTopics.configured(topicPrefix(), values::getString);
+  }
+
+  /** A reader of the report and results topics with this file's Kafka settings. */
+  public ReportReader reportReader(Duration timeout) {
+    return new ReportReader(reportConfig(), bootstrapServers(), withPrefix("consumer."), timeout);
   }
 
   /** The report aggregation's topics and application id under this topic prefix. */
