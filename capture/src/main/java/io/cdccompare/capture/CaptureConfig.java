@@ -6,7 +6,6 @@ import io.cdccompare.core.table.TableName;
 import io.cdccompare.source.config.ConnectionConfig;
 import io.cdccompare.source.config.ConnectionSettings;
 import io.cdccompare.source.config.ConnectionSettings.SourceDatabase;
-import io.cdccompare.source.config.FileKeys;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -43,6 +42,25 @@ public final class CaptureConfig extends ConnectionConfig {
   static final String TABLE_PREFIX = "table.";
 
   static final String KEY_COLUMNS = ".key.columns";
+
+  /**
+   * The per-table settings, after {@code table.<schema.table>.}: declared here for the
+   * documentation (docs/reference/configuration.md); {@link #keyColumns(Map, List)} checks them.
+   */
+  static final ConfigDef TABLE_SETTINGS =
+      new ConfigDef()
+          .define(
+              KEY_COLUMNS.substring(1),
+              Type.LIST,
+              null,
+              Importance.MEDIUM,
+              "The key of a table without a primary key (default: the primary key), comma"
+                  + " separated: NOT NULL columns of a unique index that the table's replica"
+                  + " identity sends with every update and delete (ALTER TABLE ... REPLICA IDENTITY"
+                  + " USING INDEX ..., or FULL). The capture checks all three and refuses otherwise,"
+                  + " naming the statement that fixes it; on a table with a primary key it may only"
+                  + " name that key. Give the compare task the same key.columns, and each target"
+                  + " table that key as its primary key.");
 
   static final Set<String> PREFIXES =
       Set.of("producer.", "debezium.", "admin.", "schema.registry.", TABLE_PREFIX);
@@ -192,12 +210,19 @@ public final class CaptureConfig extends ConnectionConfig {
     return java.util.Collections.unmodifiableMap(keys);
   }
 
-  /** What a capture file accepts (the configuration reference is generated from it). */
-  public static FileKeys keys() {
-    return new FileKeys(
-        DEFINITION,
-        Set.of("producer.", "debezium.", "admin.", "schema.registry."),
-        List.of(TABLE_PREFIX + "<schema.table>" + KEY_COLUMNS));
+  /** Every key of a capture file (for the generated reference). */
+  public static ConfigDef definition() {
+    return DEFINITION;
+  }
+
+  /** The settings of {@code table.<schema.table>.<setting>} (for the generated reference). */
+  public static ConfigDef tableSettings() {
+    return TABLE_SETTINGS;
+  }
+
+  /** The prefixes of settings passed through or parsed apart, in order. */
+  public static java.util.SortedSet<String> passThroughPrefixes() {
+    return new java.util.TreeSet<>(PREFIXES);
   }
 
   public static CaptureConfig load(Path file) {

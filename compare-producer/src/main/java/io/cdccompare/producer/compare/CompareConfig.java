@@ -11,7 +11,6 @@ import io.cdccompare.schemas.avro.TaskKind;
 import io.cdccompare.source.config.ConnectionConfig;
 import io.cdccompare.source.config.ConnectionSettings;
 import io.cdccompare.source.config.ConnectionSettings.SourceDatabase;
-import io.cdccompare.source.config.FileKeys;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -67,14 +66,6 @@ public final class CompareConfig extends ConnectionConfig {
 
   static final Set<String> PREFIXES =
       Set.of("producer.", "admin.", "schema.registry.", TableSettings.PREFIX);
-
-  /** What a task file accepts (the configuration reference is generated from it). */
-  public static FileKeys keys() {
-    Set<String> passed = new java.util.TreeSet<>(PREFIXES);
-    passed.remove(TableSettings.PREFIX);
-    return new FileKeys(DEFINITION, passed, TableSettings.keys());
-  }
-
   static final ConfigDef DEFINITION =
       ConnectionSettings.define(new ConfigDef())
           .define(
@@ -278,6 +269,21 @@ public final class CompareConfig extends ConnectionConfig {
                 values.getInt(CHUNK), values.getInt(DEEP), values.getBoolean(DEEP_ROTATE)));
   }
 
+  /** Every key of a task file (for the generated reference). */
+  public static ConfigDef definition() {
+    return DEFINITION;
+  }
+
+  /** The settings of {@code table.<schema.table>.<setting>} (for the generated reference). */
+  public static ConfigDef tableSettings() {
+    return TableSettings.SETTINGS;
+  }
+
+  /** The prefixes of settings passed through or parsed apart, in order. */
+  public static java.util.SortedSet<String> passThroughPrefixes() {
+    return new java.util.TreeSet<>(PREFIXES);
+  }
+
   /** Loads and checks a task file; errors name the file and the key at fault. */
   public static CompareConfig load(Path file) {
     return load(file, DEFINITION, PREFIXES, CompareConfig::new);
@@ -395,6 +401,11 @@ public final class CompareConfig extends ConnectionConfig {
   /** A task name is safe in a Kafka record key and a log line. */
   static final class TaskName implements ConfigDef.Validator {
     @Override
+    public String toString() {
+      return "1-100 of the characters a-z A-Z 0-9 . _ -";
+    }
+
+    @Override
     public void ensureValid(String name, Object value) {
       if (value == null || !value.toString().matches("[a-zA-Z0-9._-]{1,100}")) {
         throw new ConfigException(name, value, "use 1-100 of the characters a-z A-Z 0-9 . _ -");
@@ -404,6 +415,11 @@ public final class CompareConfig extends ConnectionConfig {
 
   /** Target names as the targets file spells them, each once. */
   static final class TargetNames implements ConfigDef.Validator {
+    @Override
+    public String toString() {
+      return "target names of letters, digits, _ or -, each once";
+    }
+
     @Override
     public void ensureValid(String name, Object value) {
       List<?> names = (List<?>) value;
@@ -421,6 +437,11 @@ public final class CompareConfig extends ConnectionConfig {
 
   /** The JVM provides the hash function. */
   static final class HashName implements ConfigDef.Validator {
+    @Override
+    public String toString() {
+      return "a JCA digest name the JVM provides";
+    }
+
     @Override
     public void ensureValid(String name, Object value) {
       try {

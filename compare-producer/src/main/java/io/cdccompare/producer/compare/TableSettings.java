@@ -10,6 +10,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
@@ -34,20 +37,82 @@ import org.apache.kafka.common.config.ConfigException;
 final class TableSettings {
   static final String PREFIX = "table.";
 
+  /**
+   * Every setting after {@code table.<schema.table>.}, with its documentation (the generated
+   * docs/reference/configuration.md); a name ending in {@code <column>} or {@code <type>} is a
+   * family of settings. {@link #parse} checks the values.
+   */
+  static final ConfigDef SETTINGS =
+      new ConfigDef()
+          .define(
+              "key.columns",
+              Type.LIST,
+              null,
+              Importance.MEDIUM,
+              "Key columns, in order (default: the primary key; required without one, and then the"
+                  + " same as the capture's table.<t>.key.columns).")
+          .define(
+              "columns",
+              Type.LIST,
+              null,
+              Importance.MEDIUM,
+              "Compared columns (default: all); or exclude, not both.")
+          .define(
+              "exclude", Type.LIST, null, Importance.MEDIUM, "Columns left out of the row hash.")
+          .define("chunk", Type.INT, null, Importance.MEDIUM, "Overrides the task's chunk.")
+          .define("deep", Type.INT, null, Importance.MEDIUM, "Overrides the task's deep.")
+          .define(
+              "deep.rotate",
+              Type.BOOLEAN,
+              null,
+              Importance.MEDIUM,
+              "Overrides the task's deep.rotate.")
+          .define(
+              "target.table",
+              Type.STRING,
+              null,
+              Importance.LOW,
+              "The table's name on the targets (default: the same name), recorded in the notes;"
+                  + " the verifiers apply and compare the table their targets file names"
+                  + " (target.<name>.table.<schema.table>), so keep the two equal.")
+          .define(
+              "map.<column>",
+              Type.STRING,
+              null,
+              Importance.LOW,
+              "The target column compared with this source column. The apply writes changes under"
+                  + " the source column names, so a mapped column only helps on a target filled by"
+                  + " other means; mapping on apply is not built yet.")
+          .define(
+              "functions.<column>",
+              Type.LIST,
+              null,
+              Importance.LOW,
+              "Functions on the column's canonical text, in order: trim, substr(1,3).")
+          .define(
+              "type.functions.<type>",
+              Type.LIST,
+              null,
+              Importance.LOW,
+              "Functions for every column of a logical type: type.functions.decimal = round(2).")
+          .define(
+              "types.<column>",
+              Type.STRING,
+              null,
+              Importance.LOW,
+              "Declared logical type, replacing the catalog's (uuid for a char(36)).");
+
   private static final Set<String> SIMPLE =
-      Set.of("key.columns", "columns", "exclude", "chunk", "deep", "deep.rotate", "target.table");
+      SETTINGS.names().stream()
+          .filter(n -> !n.contains("<"))
+          .collect(java.util.stream.Collectors.toUnmodifiableSet());
   private static final List<String> PER_NAME =
-      List.of("map.", "functions.", "type.functions.", "types.");
+      SETTINGS.names().stream()
+          .filter(n -> n.contains("<"))
+          .map(n -> n.substring(0, n.indexOf('<')))
+          .toList();
 
   private TableSettings() {}
-
-  /** The keys of a table's section, for the configuration reference. */
-  static List<String> keys() {
-    List<String> keys = new java.util.ArrayList<>();
-    SIMPLE.forEach(k -> keys.add(PREFIX + "<schema.table>." + k));
-    PER_NAME.forEach(k -> keys.add(PREFIX + "<schema.table>." + k + "<name>"));
-    return keys;
-  }
 
   /** The table tasks, in the order of {@code tables}. */
   static List<TableTask> parse(

@@ -10,6 +10,10 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.ValidString;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
@@ -27,16 +31,69 @@ record TargetSection(
     Map<TableName, TableName> tables,
     TargetMode mode,
     String followGroup) {
-  /** A target's keys, after {@code target.<name>.}. */
+  /**
+   * A target's keys, after {@code target.<name>.}, with their documentation (the generated
+   * docs/reference/configuration.md); {@link #parse} checks them. {@code table.<schema.table>} is
+   * the one family of keys.
+   */
+  static final ConfigDef DEFINITION =
+      new ConfigDef()
+          .define(
+              "url",
+              Type.STRING,
+              ConfigDef.NO_DEFAULT_VALUE,
+              Importance.HIGH,
+              "JDBC URL of the target: jdbc:postgresql:, jdbc:mariadb: or jdbc:mysql:. Target names"
+                  + " use letters, digits, _ and -.")
+          .define("user", Type.STRING, "", Importance.HIGH, "The target's user (empty by default).")
+          .define(
+              "password",
+              Type.PASSWORD,
+              "",
+              Importance.HIGH,
+              "The target's password (empty by default; use ${env:...} or ${file:...}).")
+          .define(
+              "bookkeeping.schema",
+              Type.STRING,
+              null,
+              Importance.LOW,
+              "Schema (PostgreSQL) or database (MariaDB) of cdc_compare_checkpoints and"
+                  + " cdc_compare_verdicts (default: the connection's).")
+          .define(
+              "application.id",
+              Type.STRING,
+              null,
+              Importance.LOW,
+              "Kafka Streams application id: consumer group, internal topics, and the key of the"
+                  + " target's checkpoints (default: cdc-compare-verify-<name>).")
+          .define(
+              "mode",
+              Type.STRING,
+              "apply-verify",
+              ValidString.in("apply-verify", "verify-only"),
+              Importance.MEDIUM,
+              "apply-verify: the verifier applies the changes and verifies; verify-only: it"
+                  + " verifies what another applier wrote.")
+          .define(
+              "follow.group",
+              Type.STRING,
+              null,
+              Importance.MEDIUM,
+              "Required with verify-only: the consumer group id of the applier that writes the"
+                  + " target (for a Kafka Connect sink: connect-<connector name>).")
+          .define(
+              "table.<schema.table>",
+              Type.STRING,
+              null,
+              Importance.MEDIUM,
+              "The target table of a source table (default: the same name; on MariaDB, the schema"
+                  + " is the database).");
+
+  /** A target's plain keys, after {@code target.<name>.}. */
   static final Set<String> KEYS =
-      Set.of(
-          "url",
-          "user",
-          "password",
-          "bookkeeping.schema",
-          "application.id",
-          "mode",
-          "follow.group");
+      DEFINITION.names().stream()
+          .filter(n -> !n.contains("<"))
+          .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
   private static final Pattern KEY =
       Pattern.compile("target\\.([A-Za-z0-9_-]+)\\.(table\\.(.+)|.+)");

@@ -10,7 +10,6 @@ import io.cdccompare.source.config.ConfigFile;
 import io.cdccompare.source.config.ConnectionConfig;
 import io.cdccompare.source.config.ConnectionSettings;
 import io.cdccompare.source.config.ConnectionSettings.SourceDatabase;
-import io.cdccompare.source.config.FileKeys;
 import io.cdccompare.verifier.stream.VerifierSettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,17 +57,6 @@ public final class TargetsConfig extends ConnectionConfig {
   static final String STREAMS_PREFIX = "streams.";
   static final Set<String> PREFIXES =
       Set.of(TARGET_PREFIX, STREAMS_PREFIX, "admin.", "consumer.", "schema.registry.");
-
-  /** What a targets file accepts (the configuration reference is generated from it). */
-  public static FileKeys keys() {
-    Set<String> passed = new java.util.TreeSet<>(PREFIXES);
-    passed.remove(TARGET_PREFIX);
-    List<String> sections = new java.util.ArrayList<>();
-    TargetSection.KEYS.forEach(k -> sections.add(TARGET_PREFIX + "<name>." + k));
-    sections.add(TARGET_PREFIX + "<name>.table.<schema.table>");
-    return new FileKeys(DEFINITION, passed, sections);
-  }
-
   static final ConfigDef DEFINITION =
       ConnectionSettings.defineSource(ConnectionSettings.defineKafka(new ConfigDef()), false)
           .define(
@@ -204,6 +192,21 @@ public final class TargetsConfig extends ConnectionConfig {
   private TargetsConfig(Map<String, String> raw) {
     super(raw, new AbstractConfig(DEFINITION, withoutPrefixed(raw), false));
     this.targets = TargetSection.parse(raw, values.getList(TARGETS), tables());
+  }
+
+  /** Every key of a targets file but the targets' own (for the generated reference). */
+  public static ConfigDef definition() {
+    return DEFINITION;
+  }
+
+  /** The keys of {@code target.<name>.<key>} (for the generated reference). */
+  public static ConfigDef targetKeys() {
+    return TargetSection.DEFINITION;
+  }
+
+  /** The prefixes of settings passed through or parsed apart, in order. */
+  public static java.util.SortedSet<String> passThroughPrefixes() {
+    return new java.util.TreeSet<>(PREFIXES);
   }
 
   /** Loads and checks a targets file; errors name the file and the key at fault. */

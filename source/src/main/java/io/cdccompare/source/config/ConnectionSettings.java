@@ -159,6 +159,11 @@ public final class ConnectionSettings {
   /** A topic prefix uses only the characters Kafka allows in topic names. */
   static final class TopicPart implements ConfigDef.Validator {
     @Override
+    public String toString() {
+      return "1-200 of the characters a-z A-Z 0-9 . _ -";
+    }
+
+    @Override
     public void ensureValid(String name, Object value) {
       if (value == null || !value.toString().matches("[a-zA-Z0-9._-]{1,200}")) {
         throw new ConfigException(name, value, "use 1-200 of the characters a-z A-Z 0-9 . _ -");
@@ -168,6 +173,11 @@ public final class ConnectionSettings {
 
   /** The table list parses and is not empty. */
   public static final class TableList implements ConfigDef.Validator {
+    @Override
+    public String toString() {
+      return "one or more schema.table, comma separated";
+    }
+
     @Override
     public void ensureValid(String name, Object value) {
       try {
