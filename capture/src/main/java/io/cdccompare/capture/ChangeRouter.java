@@ -7,6 +7,7 @@ import io.cdccompare.core.stream.KeyPartitioner;
 import io.cdccompare.core.stream.SourcePosition;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.events.EventKeyEncoder;
+import io.cdccompare.schemas.MarkerCodec;
 import io.cdccompare.schemas.avro.Alert;
 import io.cdccompare.schemas.avro.AlertCode;
 import io.cdccompare.schemas.avro.Marker;
@@ -239,7 +240,7 @@ final class ChangeRouter implements DebeziumEngine.ChangeConsumer<RecordChangeEv
         return;
       }
       String topic = layout.topicOf(note.table());
-      copies = NoteMarkers.markers(note, topic, layout.partitions(), position);
+      copies = MarkerCodec.markers(note, topic, layout.partitions(), position);
       for (Marker marker : copies) {
         values.add(markers.serialize(topic, marker));
       }

@@ -1,8 +1,10 @@
 package io.cdccompare.producer.compare;
 
 import io.cdccompare.core.table.TableName;
+import io.cdccompare.schemas.MarkerCodec;
 import io.cdccompare.schemas.avro.HashRecordLocation;
 import io.cdccompare.schemas.avro.TaskKind;
+import io.cdccompare.source.NoteSql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -28,29 +30,11 @@ final class KeyListNotes extends TaskBookkeeping {
   void open(
       TableName table, String runId, TaskKind kind, long chunk, String fingerprint, String shape)
       throws SQLException {
-    try (PreparedStatement note =
-        connection.prepareStatement(
-            "INSERT INTO repi.validatetables AS v (task, table_schema, table_name, run_id, kind,"
-                + " chunk, phase, deep, slice, slices, column_fingerprint, compared_shape,"
-                + " saved_position, noted_at) VALUES (?, ?, ?, ?, ?, ?, 'OPEN', 100, 0, 1, ?, ?,"
-                + " NULL, now()) ON CONFLICT (task, table_schema, table_name) DO UPDATE SET"
-                + " run_id = excluded.run_id, kind = excluded.kind, chunk = excluded.chunk,"
-                + " phase = 'OPEN', deep = 100, slice = 0, slices = 1, first_key = NULL,"
-                + " last_key = NULL, chunk_rows = NULL, compared_rows = NULL,"
-                + " hashes_topic = NULL, hash_locations = NULL, range_lower = NULL,"
-                + " range_lower_incl = NULL, range_upper = NULL,"
-                + " column_fingerprint = excluded.column_fingerprint,"
-                + " compared_shape = excluded.compared_shape, saved_position = NULL,"
-                + " noted_at = now()")) {
-      int i = 1;
-      note.setString(i++, task);
-      note.setString(i++, table.schema());
-      note.setString(i++, table.table());
-      note.setString(i++, runId);
-      note.setString(i++, kind.name());
-      note.setLong(i++, chunk);
-      note.setString(i++, fingerprint);
-      note.setString(i, shape);
+    try (PreparedStatement note = connection.prepareStatement(NoteSql.OPEN)) {
+      NoteSql.bindOpen(
+          note,
+          new NoteSql.Open(
+              task, table, runId, kind.name(), chunk, 100, 0, 1, fingerprint, shape, null));
       note.executeUpdate();
       connection.commit();
     } catch (SQLException e) {
@@ -75,22 +59,23 @@ final class KeyListNotes extends TaskBookkeeping {
       List<HashRecordLocation> locations)
       throws SQLException {
     try (Statement durable = connection.createStatement();
-        PreparedStatement note =
-            connection.prepareStatement(
-                "UPDATE repi.validatetables SET phase = 'CLOSE', first_key = NULL, last_key = NULL,"
-                    + " chunk_rows = ?, compared_rows = ?, hashes_topic = ?, hash_locations = ?,"
-                    + " range_lower = NULL, range_lower_incl = NULL, range_upper = NULL,"
-                    + " saved_position = NULL, noted_at = now() WHERE task = ? AND table_schema = ?"
-                    + " AND table_name = ? AND run_id = ? AND chunk = ? AND phase = 'OPEN'")) {
-      int i = 1;
-      note.setInt(i++, read.rows());
-      note.setInt(i++, read.comparedRows());
-      note.setString(i++, hashesTopic);
-      note.setString(i++, ChunkNotes.json(locations));
-      note.setString(i++, task);
-      note.setString(i++, table.schema());
-      note.setString(i++, table.table());
-      note.setString(i++, runId);
+        PreparedStatement note = connection.prepareStatement(NoteSql.CLOSE_OF_OPEN)) {
+      int i =
+          NoteSql.bindClose(
+              note,
+              new NoteSql.Close(
+                  task,
+                  table,
+                  runId,
+                  chunk,
+                  null,
+                  null,
+                  read.rows(),
+                  read.comparedRows(),
+                  hashesTopic,
+                  MarkerCodec.locations(locations),
+                  null,
+                  null));
       note.setLong(i, chunk);
       // this commit flushes its WAL at once, so logical decoding streams the CLOSE now rather than
       // when the WAL writer next flushes (wal_writer_delay, 200 ms by default), which a short

@@ -1,6 +1,8 @@
 package io.cdccompare.producer.compare;
 
+import io.cdccompare.core.table.TableName;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 
 /**
@@ -16,6 +18,16 @@ abstract class TaskBookkeeping implements AutoCloseable {
   TaskBookkeeping(Connection connection, String task) throws SQLException {
     this.connection = SourceSessions.forNotes(connection);
     this.task = task;
+  }
+
+  /**
+   * Binds this task and a table to a statement's last three parameters, from {@code first}: the row
+   * of (task, table) that {@link io.cdccompare.source.PositionSql#WHERE_TABLE} names.
+   */
+  protected void bindTable(PreparedStatement s, int first, TableName table) throws SQLException {
+    s.setString(first, task);
+    s.setString(first + 1, table.schema());
+    s.setString(first + 2, table.table());
   }
 
   @Override

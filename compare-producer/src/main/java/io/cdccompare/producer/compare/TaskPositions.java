@@ -5,6 +5,7 @@ import io.cdccompare.core.table.TableName;
 import io.cdccompare.schemas.avro.TaskKind;
 import io.cdccompare.source.NoteTable;
 import io.cdccompare.source.PgCatalog;
+import io.cdccompare.source.PositionSql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -89,13 +90,7 @@ final class TaskPositions extends TaskBookkeeping {
    * #ensureTables} would change nothing: one catalog query, no lock taken.
    */
   boolean tablesReady() throws SQLException {
-    try (PreparedStatement s =
-        connection.prepareStatement(
-            "SELECT count(*) FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid"
-                + " JOIN pg_namespace n ON n.oid = c.relnamespace"
-                + " WHERE a.attnum > 0 AND NOT a.attisdropped AND ("
-                + "(n.nspname = ? AND c.relname = ? AND a.attname = 'completed_offsets')"
-                + " OR (n.nspname = ? AND c.relname = ? AND a.attname = 'range_lower_incl'))")) {
+    try (PreparedStatement s = connection.prepareStatement(PositionSql.TABLES_READY)) {
       s.setString(1, NoteTable.POSITIONS.schema());
       s.setString(2, NoteTable.POSITIONS.table());
       s.setString(3, NoteTable.NAME.schema());
@@ -112,12 +107,7 @@ final class TaskPositions extends TaskBookkeeping {
   /** The stored positions of this task, by table. */
   Map<TableName, Position> load() throws SQLException {
     Map<TableName, Position> positions = new HashMap<>();
-    try (PreparedStatement s =
-        connection.prepareStatement(
-            "SELECT table_schema, table_name, task_run_id, run_id, state, column_fingerprint,"
-                + " next_chunk, saved_position, chunks_done, rows_read, rows_compared,"
-                + " runs_started, tail_closed, start_offsets, completed_offsets"
-                + " FROM repi.comparetables WHERE task = ?")) {
+    try (PreparedStatement s = connection.prepareStatement(PositionSql.LOAD)) {
       s.setString(1, task);
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
@@ -167,20 +157,8 @@ final class TaskPositions extends TaskBookkeeping {
 
   private void reset(String taskRunId, String runId, TaskKind kind, TableName table)
       throws SQLException {
-    try (PreparedStatement s =
-        connection.prepareStatement(
-            "INSERT INTO repi.comparetables AS p (task, table_schema, table_name, task_run_id,"
-                + " run_id, kind, state, runs_started) VALUES (?, ?, ?, ?, ?, ?, 'PENDING', 1)"
-                + " ON CONFLICT (task, table_schema, table_name) DO UPDATE SET"
-                + " task_run_id = excluded.task_run_id, run_id = excluded.run_id,"
-                + " kind = excluded.kind, state = 'PENDING', column_fingerprint = NULL,"
-                + " next_chunk = 0, saved_position = NULL, chunks_done = 0, rows_read = 0,"
-                + " rows_compared = 0, runs_started = p.runs_started + 1, tail_closed = false,"
-                + " start_offsets = NULL,"
-                + " started_at = now(), updated_at = now(), finished_at = NULL")) {
-      s.setString(1, task);
-      s.setString(2, table.schema());
-      s.setString(3, table.table());
+    try (PreparedStatement s = connection.prepareStatement(PositionSql.RESET)) {
+      bindTable(s, 1, table);
       s.setString(4, taskRunId);
       s.setString(5, runId);
       s.setString(6, kind.name());
@@ -193,7 +171,7 @@ final class TaskPositions extends TaskBookkeeping {
    * the run leaves when it completes.
    */
   void recordStart(TableName table, TopicOffsets offsets) throws SQLException {
-    update(table, "start_offsets = ?", offsets.encode());
+    update(table, PositionSql.RECORD_START, offsets.encode());
   }
 
   /**
@@ -201,11 +179,7 @@ final class TaskPositions extends TaskBookkeeping {
    * were when the run started without recording any: a run of an earlier version).
    */
   void finish(TableName table) throws SQLException {
-    update(
-        table,
-        "state = 'DONE', finished_at = now(),"
-            + " completed_offsets = coalesce(start_offsets, completed_offsets)",
-        null);
+    update(table, PositionSql.FINISH, null);
   }
 
   /**
@@ -214,22 +188,16 @@ final class TaskPositions extends TaskBookkeeping {
    * are, so a stopped full run of the task still resumes where it stopped.
    */
   void complete(TableName table, TopicOffsets offsets) throws SQLException {
-    update(table, "completed_offsets = ?", offsets.encode());
+    update(table, PositionSql.COMPLETE, offsets.encode());
   }
 
-  private void update(TableName table, String set, String value) throws SQLException {
-    try (PreparedStatement s =
-        connection.prepareStatement(
-            "UPDATE repi.comparetables SET "
-                + set
-                + ", updated_at = now() WHERE task = ? AND table_schema = ? AND table_name = ?")) {
+  private void update(TableName table, String statement, String value) throws SQLException {
+    try (PreparedStatement s = connection.prepareStatement(statement)) {
       int i = 1;
       if (value != null) {
         s.setString(i++, value);
       }
-      s.setString(i++, task);
-      s.setString(i++, table.schema());
-      s.setString(i, table.table());
+      bindTable(s, i, table);
       s.executeUpdate();
     }
     connection.commit();

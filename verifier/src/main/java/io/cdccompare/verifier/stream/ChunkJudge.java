@@ -1,6 +1,5 @@
 package io.cdccompare.verifier.stream;
 
-import io.cdccompare.core.chunk.ComparedRange;
 import io.cdccompare.core.compare.ComparedShape;
 import io.cdccompare.core.key.KeyCodec;
 import io.cdccompare.core.rowhash.HashFunction;
@@ -10,6 +9,7 @@ import io.cdccompare.core.verdict.ChunkVerdict;
 import io.cdccompare.core.verdict.PartitionVerdict;
 import io.cdccompare.core.verdict.VerdictId;
 import io.cdccompare.jdbc.db.TargetSchemaException;
+import io.cdccompare.schemas.MarkerCodec;
 import io.cdccompare.schemas.avro.Marker;
 import io.cdccompare.schemas.avro.TaskKind;
 import io.cdccompare.verifier.apply.RecordPosition;
@@ -133,7 +133,7 @@ final class ChunkJudge {
                   loaded.hashes(),
                   id.tablePartition(),
                   close.getPartitionCount(),
-                  comparedRange(close),
+                  MarkerCodec.comparedRange(close),
                   inFlight);
       if (close.getTaskKind() == TaskKind.REPAIR && writesTarget) {
         removeAbsent(table, check, marker);
@@ -203,19 +203,6 @@ final class ChunkJudge {
         id.tablePartition(),
         close.getPartitionCount(),
         inFlight);
-  }
-
-  /**
-   * The key range the CLOSE marker compares; a marker of an older producer without one compares
-   * {@code [firstComparedKey, lastKey]}, and none when it compared no row.
-   */
-  static ComparedRange comparedRange(Marker close) {
-    io.cdccompare.schemas.avro.ComparedRange range = close.getComparedRange();
-    if (range != null) {
-      return new ComparedRange(range.getLower(), range.getLowerInclusive(), range.getUpper());
-    }
-    String first = close.getFirstComparedKey();
-    return first == null ? null : ComparedRange.between(first, close.getLastKey());
   }
 
   private PartitionVerdict notVerified(
