@@ -1,5 +1,6 @@
 package io.cdccompare.capture;
 
+import io.cdccompare.config.KafkaProbe;
 import io.cdccompare.core.key.KeyCodec;
 import io.cdccompare.core.stream.CaptureNotices;
 import io.cdccompare.core.stream.CdcCompareException;
@@ -12,7 +13,6 @@ import io.cdccompare.schemas.registry.RegistryClientConfig;
 import io.cdccompare.schemas.serde.MarkerEnvelope;
 import io.cdccompare.schemas.serde.SpecificAvroSerializer;
 import io.cdccompare.source.TopicLayout;
-import io.cdccompare.source.config.KafkaProbe;
 import io.debezium.embedded.Connect;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;

@@ -1,11 +1,11 @@
 package io.cdccompare.capture;
 
+import io.cdccompare.config.ConnectionConfig;
+import io.cdccompare.config.ConnectionSettings;
+import io.cdccompare.config.ConnectionSettings.SourceDatabase;
 import io.cdccompare.core.stream.CompareTopics;
 import io.cdccompare.core.stream.PipelineNames;
 import io.cdccompare.core.table.TableName;
-import io.cdccompare.source.config.ConnectionConfig;
-import io.cdccompare.source.config.ConnectionSettings;
-import io.cdccompare.source.config.ConnectionSettings.SourceDatabase;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,5 +1,8 @@
 package io.cdccompare.producer.compare;
 
+import io.cdccompare.config.ConnectionConfig;
+import io.cdccompare.config.ConnectionSettings;
+import io.cdccompare.config.ConnectionSettings.SourceDatabase;
 import io.cdccompare.core.chunk.ChunkSampling;
 import io.cdccompare.core.compare.ChunkPacing;
 import io.cdccompare.core.compare.TableTask;
@@ -8,9 +11,6 @@ import io.cdccompare.core.rowhash.HashFunction;
 import io.cdccompare.core.stream.CompareTopics;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.schemas.avro.TaskKind;
-import io.cdccompare.source.config.ConnectionConfig;
-import io.cdccompare.source.config.ConnectionSettings;
-import io.cdccompare.source.config.ConnectionSettings.SourceDatabase;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

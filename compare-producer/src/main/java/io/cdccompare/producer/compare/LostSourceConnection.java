@@ -1,6 +1,6 @@
 package io.cdccompare.producer.compare;
 
-import io.cdccompare.source.config.ConnectionSettings.SourceDatabase;
+import io.cdccompare.config.ConnectionSettings.SourceDatabase;
 import java.sql.SQLException;
 import java.util.Optional;
 

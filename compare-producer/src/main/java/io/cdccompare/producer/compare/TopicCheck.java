@@ -1,6 +1,6 @@
 package io.cdccompare.producer.compare;
 
-import io.cdccompare.source.config.KafkaProbe;
+import io.cdccompare.config.KafkaProbe;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

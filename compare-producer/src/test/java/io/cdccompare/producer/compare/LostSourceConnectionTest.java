@@ -2,7 +2,7 @@ package io.cdccompare.producer.compare;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cdccompare.source.config.ConnectionSettings.SourceDatabase;
+import io.cdccompare.config.ConnectionSettings.SourceDatabase;
 import java.sql.SQLException;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.common.config.types.Password;

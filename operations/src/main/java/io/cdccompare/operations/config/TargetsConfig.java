@@ -1,15 +1,15 @@
 package io.cdccompare.operations.config;
 
+import io.cdccompare.config.ConfigFile;
+import io.cdccompare.config.ConnectionConfig;
+import io.cdccompare.config.ConnectionSettings;
+import io.cdccompare.config.ConnectionSettings.SourceDatabase;
 import io.cdccompare.core.stream.CompareTopics;
 import io.cdccompare.core.stream.PipelineNames;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.report.aggregate.ReportConfig;
 import io.cdccompare.report.aggregate.ReportReader;
 import io.cdccompare.schemas.registry.RegistryClientConfig;
-import io.cdccompare.source.config.ConfigFile;
-import io.cdccompare.source.config.ConnectionConfig;
-import io.cdccompare.source.config.ConnectionSettings;
-import io.cdccompare.source.config.ConnectionSettings.SourceDatabase;
 import io.cdccompare.verifier.stream.VerifierSettings;
 import java.nio.file.Path;
 import java.time.Duration;

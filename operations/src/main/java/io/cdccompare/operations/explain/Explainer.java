@@ -1,5 +1,6 @@
 package io.cdccompare.operations.explain;
 
+import io.cdccompare.config.ConnectionSettings.SourceDatabase;
 import io.cdccompare.core.compare.ComparedShape;
 import io.cdccompare.core.key.KeyCodec;
 import io.cdccompare.core.rowhash.plan.HashedColumn;
@@ -15,7 +16,6 @@ import io.cdccompare.report.aggregate.ReportReader;
 import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.HashRecord;
 import io.cdccompare.schemas.avro.ReportEntry;
-import io.cdccompare.source.config.ConnectionSettings.SourceDatabase;
 import io.cdccompare.verifier.stream.VerifierSettings;
 import java.nio.ByteBuffer;
 import java.sql.Connection;

@@ -1,11 +1,11 @@
 package io.cdccompare.operations.run;
 
+import io.cdccompare.config.KafkaProbe;
 import io.cdccompare.core.metrics.MetricNames;
 import io.cdccompare.operations.config.TargetsConfig;
 import io.cdccompare.report.aggregate.ReportConfig;
 import io.cdccompare.report.aggregate.ReportTopics;
 import io.cdccompare.report.aggregate.ReportTopologyFactory;
-import io.cdccompare.source.config.KafkaProbe;
 import io.cdccompare.verifier.stream.ResultsTopic;
 import io.cdccompare.verifier.stream.StreamThreads;
 import io.cdccompare.verifier.stream.VerifierMeters;

@@ -1,6 +1,6 @@
 package io.cdccompare.operations.status;
 
-import io.cdccompare.source.config.ConnectionSettings.SourceDatabase;
+import io.cdccompare.config.ConnectionSettings.SourceDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,8 +1,8 @@
 package io.cdccompare.operations.status;
 
+import io.cdccompare.config.ConnectionSettings.SourceDatabase;
 import io.cdccompare.operations.config.TargetsConfig;
 import io.cdccompare.operations.status.CheckpointReader.Checkpoints;
-import io.cdccompare.source.config.ConnectionSettings.SourceDatabase;
 import io.cdccompare.verifier.stream.VerifierSettings;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.cdccompare.source.config;
+package io.cdccompare.config;
 
 import io.cdccompare.core.table.TableName;
 import java.sql.Connection;

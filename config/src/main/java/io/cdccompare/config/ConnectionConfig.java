@@ -1,4 +1,4 @@
-package io.cdccompare.source.config;
+package io.cdccompare.config;
 
 import java.nio.file.Path;
 import java.util.Map;
