@@ -25,6 +25,7 @@ import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.ChunkState;
 import io.cdccompare.schemas.avro.HashRecord;
 import io.cdccompare.schemas.serde.SpecificAvroDeserializer;
+import io.cdccompare.source.NoteSql;
 import io.cdccompare.verifier.verify.ChunkCheck;
 import io.cdccompare.verifier.verify.ChunkVerifier;
 import java.nio.ByteBuffer;
@@ -276,17 +277,24 @@ class InFlightIT {
     }
   }
 
-  /** Whether the producer's CLOSE note is waiting for a lock. */
+  /**
+   * Whether the producer's CLOSE note is waiting for a lock: a session waiting on a lock whose
+   * statement begins as the keyset CLOSE does (its text up to the first parameter, taken from the
+   * statement itself so that a change of its column order cannot make this wait forever).
+   */
   private static boolean closeWaitsOnLock(CaptureFixture source) throws SQLException {
+    String close = NoteSql.CLOSE_IN_WINDOW;
+    String start = close.substring(0, close.indexOf('?'));
     try (Connection c = source.connect();
-        Statement s = c.createStatement();
-        ResultSet rs =
-            s.executeQuery(
+        PreparedStatement s =
+            c.prepareStatement(
                 "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                    + " AND wait_event_type = 'Lock'"
-                    + " AND query LIKE 'UPDATE repi.validatetables SET chunk = %, phase = ''CLOSE''%'")) {
-      rs.next();
-      return rs.getLong(1) == 1;
+                    + " AND wait_event_type = 'Lock' AND starts_with(query, ?)")) {
+      s.setString(1, start);
+      try (ResultSet rs = s.executeQuery()) {
+        rs.next();
+        return rs.getLong(1) == 1;
+      }
     }
   }
 
