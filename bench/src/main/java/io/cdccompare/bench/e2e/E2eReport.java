@@ -1,5 +1,6 @@
 package io.cdccompare.bench.e2e;
 
+import io.cdccompare.childverifier.HeapWatch;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -1,5 +1,8 @@
 package io.cdccompare.bench.e2e;
 
+import io.cdccompare.childverifier.ChildVerifier;
+import io.cdccompare.childverifier.HeapWatch;
+import io.cdccompare.childverifier.ThreadCpu;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,7 @@
 package io.cdccompare.bench.e2e;
 
 import io.cdccompare.bench.ProcCpuSampler;
+import io.cdccompare.childverifier.ThreadCpu;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

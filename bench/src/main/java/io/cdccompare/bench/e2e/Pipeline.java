@@ -2,6 +2,7 @@ package io.cdccompare.bench.e2e;
 
 import io.cdccompare.capture.Capture;
 import io.cdccompare.capture.CaptureConfig;
+import io.cdccompare.childverifier.ChildVerifier;
 import io.cdccompare.core.stream.CompareTopics;
 import io.cdccompare.core.stream.TableTopic;
 import io.cdccompare.core.table.TableName;

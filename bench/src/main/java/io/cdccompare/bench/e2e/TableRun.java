@@ -1,5 +1,7 @@
 package io.cdccompare.bench.e2e;
 
+import io.cdccompare.childverifier.HeapWatch;
+import io.cdccompare.childverifier.ThreadCpu;
 import java.util.List;
 import java.util.Map;
 

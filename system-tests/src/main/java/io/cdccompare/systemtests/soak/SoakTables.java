@@ -1,4 +1,4 @@
-package io.cdccompare.bench.soak;
+package io.cdccompare.systemtests.soak;
 
 import io.cdccompare.embedded.JdbcServer;
 import java.math.BigDecimal;

@@ -1,4 +1,4 @@
-package io.cdccompare.bench.e2e;
+package io.cdccompare.childverifier;
 
 import io.cdccompare.embedded.ParentWatchdog;
 import java.io.BufferedReader;
@@ -69,7 +69,9 @@ public final class ChildVerifier implements AutoCloseable {
     }
     String logback = System.getProperty("logback.configurationFile");
     if (logback != null) {
-      command.add("-Dlogback.configurationFile=" + logback); // the bench module's, not the app's
+      command.add(
+          "-Dlogback.configurationFile="
+              + logback); // the calling module's (bench, system-tests), not the app's
     }
     command.add("-cp");
     command.add(absoluteClassPath());

@@ -1,4 +1,4 @@
-package io.cdccompare.bench.soak;
+package io.cdccompare.systemtests.soak;
 
 /** The faults the soak injects at random (issue 19's catalogue, the parts a soak can repeat). */
 enum Fault {

@@ -1,8 +1,8 @@
-package io.cdccompare.bench;
+package io.cdccompare.systemtests;
 
-import io.cdccompare.bench.soak.SoakOptions;
-import io.cdccompare.bench.soak.SoakOutcome;
-import io.cdccompare.bench.soak.SoakRun;
+import io.cdccompare.systemtests.soak.SoakOptions;
+import io.cdccompare.systemtests.soak.SoakOutcome;
+import io.cdccompare.systemtests.soak.SoakRun;
 
 /**
  * The chaos soak of issue 19 on the embedded environment: {@code Soak --minutes=N --seed=S} (also

@@ -1,4 +1,4 @@
-package io.cdccompare.bench.e2e;
+package io.cdccompare.childverifier;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
 import java.lang.management.GarbageCollectorMXBean;
@@ -14,10 +14,11 @@ import javax.management.NotificationEmitter;
 import javax.management.openmbean.CompositeData;
 
 /**
- * The heap this JVM uses over a window, as {@code CompareHeapProbe} measures it: the largest used
- * heap sampled every {@value #PERIOD_MS} ms (a simultaneous figure that may miss a short peak), and
- * the largest used heap right after a collection, from the collectors' notifications (what the
- * process really keeps). {@link #reset()} starts a new window. Thread-safe; one per JVM.
+ * The heap this JVM uses over a window, as bench's {@code CompareHeapProbe} measures it: the
+ * largest used heap sampled every {@value #PERIOD_MS} ms (a simultaneous figure that may miss a
+ * short peak), and the largest used heap right after a collection, from the collectors'
+ * notifications (what the process really keeps). {@link #reset()} starts a new window. Thread-safe;
+ * one per JVM.
  */
 public final class HeapWatch {
   private static final long PERIOD_MS = 50;

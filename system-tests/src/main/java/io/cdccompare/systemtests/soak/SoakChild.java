@@ -1,4 +1,4 @@
-package io.cdccompare.bench.soak;
+package io.cdccompare.systemtests.soak;
 
 import io.cdccompare.capture.Capture;
 import io.cdccompare.capture.CaptureConfig;

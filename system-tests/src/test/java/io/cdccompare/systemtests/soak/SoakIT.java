@@ -1,4 +1,4 @@
-package io.cdccompare.bench.soak;
+package io.cdccompare.systemtests.soak;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
  * The soak's short version (issue 19): a minute of chaos — every fault kind of {@link Fault} at
  * least once, in a seeded order — under a live load, then the soak's guarantees. The long run is
  * the same test under {@code -Psoak} ({@code -Dsoak.seconds}, {@code -Dsoak.seed}), or the {@code
- * io.cdccompare.bench.Soak} main. Starts its own environment: it restarts servers.
+ * io.cdccompare.systemtests.Soak} main. Starts its own environment: it restarts servers.
  */
 class SoakIT {
 

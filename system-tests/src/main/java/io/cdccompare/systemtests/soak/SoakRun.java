@@ -1,6 +1,6 @@
-package io.cdccompare.bench.soak;
+package io.cdccompare.systemtests.soak;
 
-import io.cdccompare.bench.e2e.ChildVerifier;
+import io.cdccompare.childverifier.ChildVerifier;
 import io.cdccompare.core.stream.CompareTopics;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;

@@ -1,4 +1,4 @@
-package io.cdccompare.bench.soak;
+package io.cdccompare.systemtests.soak;
 
 import java.time.Duration;
 

@@ -1,4 +1,4 @@
-package io.cdccompare.bench.e2e;
+package io.cdccompare.childverifier;
 
 import io.cdccompare.operations.config.TargetsConfig;
 import io.cdccompare.operations.run.RunningVerifier;

@@ -1,4 +1,4 @@
-package io.cdccompare.bench.e2e;
+package io.cdccompare.childverifier;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
@@ -14,10 +14,10 @@ import java.util.regex.Pattern;
  * a window's difference of two snapshots says which part of a process used its CPU: the stream
  * thread (apply and verify), the Kafka clients' network threads, the report aggregation, the JIT
  * compiler, the collector. A thread that ends inside a window loses its time; JVM-internal threads
- * (compiler, GC) are not Java threads and are not counted: {@code ProcessCpuMeter} has the process
- * total.
+ * (compiler, GC) are not Java threads and are not counted: bench's {@code ProcessCpuMeter} has the
+ * process total.
  */
-final class ThreadCpu {
+public final class ThreadCpu {
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
   private static final Pattern UUID =
       Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
@@ -28,7 +28,7 @@ final class ThreadCpu {
   private ThreadCpu() {}
 
   /** CPU nanoseconds of the live threads so far, by group. */
-  static Map<String, Long> snapshot() {
+  public static Map<String, Long> snapshot() {
     Map<String, Long> byGroup = new TreeMap<>();
     for (ThreadInfo info : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
       if (info == null) {
@@ -43,7 +43,7 @@ final class ThreadCpu {
   }
 
   /** What each group used between two snapshots, in seconds. */
-  static Map<String, Double> between(Map<String, Long> before, Map<String, Long> after) {
+  public static Map<String, Double> between(Map<String, Long> before, Map<String, Long> after) {
     Map<String, Double> seconds = new LinkedHashMap<>();
     after.forEach(
         (group, nanos) -> {
