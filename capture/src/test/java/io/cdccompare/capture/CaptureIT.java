@@ -40,6 +40,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -49,6 +50,13 @@ import org.slf4j.LoggerFactory;
 /** The capture writes changes in per-key commit order and notes as markers into every partition. */
 @WithEmbedded({Component.KAFKA, Component.REGISTRY, Component.SOURCE_POSTGRES})
 class CaptureIT {
+  /**
+   * A stack frame of Debezium's in a thread dump, as {@link StackTraceElement#toString} writes it:
+   * {@code at io.debezium.…}, or {@code at app//io.debezium.…} when the class loader has a name
+   * (the application class loader is {@code app}, as under Failsafe).
+   */
+  private static final Pattern DEBEZIUM_FRAME = Pattern.compile("\\bat (\\S*/)?io\\.debezium\\.");
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @Test
@@ -139,7 +147,7 @@ class CaptureIT {
             .anyMatch(
                 m ->
                     m.contains("did not end 7 s after its stop was asked: the stop gives up")
-                        && m.contains("at io.debezium."));
+                        && DEBEZIUM_FRAME.matcher(m).find());
       }
     } finally {
       log.detachAppender(warnings);
