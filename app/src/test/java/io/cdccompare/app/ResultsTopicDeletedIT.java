@@ -91,7 +91,7 @@ class ResultsTopicDeletedIT {
                     AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, env.kafka().bootstrapServers()));
         LiveLoad load = new LiveLoad(f, 2000, CHANGED_ON_TARGET)) {
       RunningVerifier first = p.verifier("pg", true);
-      String topic = first.settings().resultsTopic();
+      String topic = first.settings().tables().resultsTopic();
       Uuid before = topicId(admin, topic);
       CompareRun.Summary summary;
       Set<String> verdictsBefore = new HashSet<>();

@@ -104,7 +104,7 @@ public final class Explainer implements AutoCloseable {
             key);
     VerifierSettings settings = targets.verifierSettings(target);
     TableName targetTable = settings.targetTableOf(table);
-    Dialect targetDialect = Dialect.forJdbcUrl(settings.targetJdbcUrl());
+    Dialect targetDialect = Dialect.forJdbcUrl(settings.database().jdbcUrl());
     SideRow onTarget =
         SideRow.read(
             target(settings, targetDialect),
@@ -366,10 +366,10 @@ public final class Explainer implements AutoCloseable {
     if (known != null) {
       return known;
     }
-    String url = settings.targetJdbcUrl();
+    String url = settings.database().jdbcUrl();
     Properties props = JdbcTimeouts.properties(url, timeout);
-    props.put("user", settings.targetUser());
-    props.put("password", settings.targetPassword());
+    props.put("user", settings.database().user());
+    props.put("password", settings.database().password());
     Connection connection;
     try {
       connection = DriverManager.getConnection(url, props);

@@ -52,8 +52,8 @@ final class ResultsTopicWatch implements AutoCloseable {
   private ResultsTopicWatch(VerifierSettings settings, Duration period) {
     this.settings = settings;
     this.period = period;
-    Map<String, Object> config = settings.clientSettings("admin.");
-    config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
+    Map<String, Object> config = settings.kafka().clientSettings("admin.");
+    config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafka().bootstrapServers());
     this.admin = Admin.create(config);
     this.scheduler =
         Executors.newSingleThreadScheduledExecutor(
@@ -84,7 +84,7 @@ final class ResultsTopicWatch implements AutoCloseable {
   }
 
   private void check() {
-    String topic = settings.resultsTopic();
+    String topic = settings.tables().resultsTopic();
     try {
       Optional<TopicListing> now = listing();
       if (now.isPresent()) {
@@ -128,7 +128,7 @@ final class ResultsTopicWatch implements AutoCloseable {
         .listings()
         .get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
         .stream()
-        .filter(t -> t.name().equals(settings.resultsTopic()))
+        .filter(t -> t.name().equals(settings.tables().resultsTopic()))
         .findFirst();
   }
 
@@ -141,7 +141,7 @@ final class ResultsTopicWatch implements AutoCloseable {
           "target={} topic={} the results topic was replaced (topic id {} -> {}): the report"
               + " aggregation reads it again from its start",
           settings.target(),
-          settings.resultsTopic(),
+          settings.tables().resultsTopic(),
           before,
           id);
     }

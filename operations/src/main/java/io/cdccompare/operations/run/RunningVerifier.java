@@ -133,7 +133,9 @@ public final class RunningVerifier implements AutoCloseable {
   private static void requireTarget(VerifierSettings settings) throws SQLException {
     try (Connection c =
         DriverManager.getConnection(
-            settings.targetJdbcUrl(), settings.targetUser(), settings.targetPassword())) {
+            settings.database().jdbcUrl(),
+            settings.database().user(),
+            settings.database().password())) {
       c.isValid(5);
     } catch (SQLException e) {
       throw new SQLException(
@@ -156,7 +158,7 @@ public final class RunningVerifier implements AutoCloseable {
                 props,
                 new ReplacedTopicRewind(
                     new StreamsConfig(props).getKafkaClientSupplier(),
-                    settings.resultsTopic(),
+                    settings.tables().resultsTopic(),
                     watch::replacements))
             : new KafkaStreams(topology, props);
     app.setUncaughtExceptionHandler(
@@ -194,13 +196,13 @@ public final class RunningVerifier implements AutoCloseable {
         "target={} topic={} the report aggregation found its source topic missing ({}): its"
             + " stream thread is replaced once the results topic is back",
         settings.target(),
-        settings.resultsTopic(),
+        settings.tables().resultsTopic(),
         e.getMessage());
     reportWaiting.set(
         "target "
             + settings.target()
             + ": the report aggregation waits for results topic "
-            + settings.resultsTopic()
+            + settings.tables().resultsTopic()
             + " (missing: deleted while the verifier ran?)");
     try {
       watch.awaitPresent(MISSING_TOPIC_WAIT);

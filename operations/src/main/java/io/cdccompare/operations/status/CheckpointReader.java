@@ -47,11 +47,11 @@ final class CheckpointReader {
    * @throws SQLException naming the target, its URL and user when it cannot be reached or read
    */
   Checkpoints read() throws SQLException {
-    String url = settings.targetJdbcUrl();
+    String url = settings.database().jdbcUrl();
     Dialect dialect = Dialect.forJdbcUrl(url);
     Properties props = JdbcTimeouts.properties(url, timeout);
-    props.put("user", settings.targetUser());
-    props.put("password", settings.targetPassword());
+    props.put("user", settings.database().user());
+    props.put("password", settings.database().password());
     Connection connection;
     try {
       connection = DriverManager.getConnection(url, props);
@@ -61,14 +61,15 @@ final class CheckpointReader {
     try (connection) {
       TargetSession.prepare(connection, dialect);
       CheckpointStore store =
-          new CheckpointStore(connection, dialect, settings.bookkeepingSchema());
+          new CheckpointStore(connection, dialect, settings.database().bookkeepingSchema());
       return new Checkpoints(store.list(settings.applicationId()), null);
     } catch (SQLException e) {
       if (!isMissingTable(e)) {
         throw failure("cannot read the checkpoints of", e);
       }
       String table =
-          dialect.qualified(new TableRef(settings.bookkeepingSchema(), CheckpointSql.TABLE));
+          dialect.qualified(
+              new TableRef(settings.database().bookkeepingSchema(), CheckpointSql.TABLE));
       return new Checkpoints(
           List.of(), "no table " + table + " yet: no verifier has applied to this target");
     }

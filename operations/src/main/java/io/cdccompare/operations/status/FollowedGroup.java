@@ -15,6 +15,6 @@ final class FollowedGroup {
   /** The group target {@code target} follows, empty when its verifier applies the changes. */
   static Optional<String> of(TargetsConfig config, String target) {
     VerifierSettings settings = config.verifierSettings(target);
-    return settings.verifyOnly() ? Optional.of(settings.followGroup()) : Optional.empty();
+    return settings.verifyOnly() ? Optional.of(settings.follow().group()) : Optional.empty();
   }
 }

@@ -77,7 +77,7 @@ public final class StatusCollector {
     Map<String, String> followed = new HashMap<>();
     targets.forEach(
         t -> {
-          topics.addAll(t.topics());
+          topics.addAll(t.tables().topics());
           groups.add(t.applicationId());
           FollowedGroup.of(config, t.target()).ifPresent(g -> followed.put(t.target(), g));
         });
@@ -144,7 +144,7 @@ public final class StatusCollector {
               : TargetStatus.unreachable(
                   t.target(),
                   t.applicationId(),
-                  JdbcTimeouts.display(t.targetJdbcUrl()),
+                  JdbcTimeouts.display(t.database().jdbcUrl()),
                   read.failure()));
     }
     return new StatusReport(

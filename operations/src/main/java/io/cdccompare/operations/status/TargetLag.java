@@ -26,7 +26,7 @@ final class TargetLag {
       VerifierSettings target, Checkpoints checkpoints, TopicOffsets offsets) {
     Map<TopicPartition, Long> applied = byPartition(checkpoints.list());
     Set<PartitionOffset> wanted = new LinkedHashSet<>();
-    for (String topic : target.topics()) {
+    for (String topic : target.tables().topics()) {
       for (TopicPartition p : offsets.partitionsOf(topic)) {
         PartitionLag lag = lag(applied.get(p), offsets.partitions().get(p));
         if (lag.records() > 0) {
@@ -66,13 +66,13 @@ final class TargetLag {
       Map<PartitionOffset, Instant> timestamps,
       String timestampsFailure,
       Instant now) {
-    String database = JdbcTimeouts.display(target.targetJdbcUrl());
+    String database = JdbcTimeouts.display(target.database().jdbcUrl());
     Map<TopicPartition, Long> applied = byPartition(checkpoints.list());
     List<PartitionStatus> rows = new ArrayList<>();
     List<String> missing = new ArrayList<>();
     List<String> unreachable = new ArrayList<>();
     if (offsets == null) {
-      for (String topic : target.topics()) {
+      for (String topic : target.tables().topics()) {
         applied.entrySet().stream()
             .filter(e -> e.getKey().topic().equals(topic))
             .sorted(Comparator.comparingInt(e -> e.getKey().partition()))
@@ -113,7 +113,7 @@ final class TargetLag {
       unreachable.add("kafka: " + followFailure);
     }
     boolean timestampMissing = false;
-    for (String topic : target.topics()) {
+    for (String topic : target.tables().topics()) {
       if (offsets.missingTopics().contains(topic)) {
         missing.add(topic);
         continue;

@@ -45,16 +45,16 @@ class TargetsConfigTest {
 
     // Then they share Kafka and the tables, and keep what their section says
     assertThat(config.targetNames()).containsExactly("a", "b");
-    assertThat(a.bootstrapServers()).isEqualTo("k1:9092,k2:9092");
+    assertThat(a.kafka().bootstrapServers()).isEqualTo("k1:9092,k2:9092");
     assertThat(a.applicationId()).isEqualTo("cdc-compare-verify-a");
-    assertThat(a.targetUser()).isEqualTo("ua");
-    assertThat(a.applyBatchSize()).isEqualTo(200);
-    assertThat(a.applyMaxDelay()).isEqualTo(Duration.ofMillis(50));
-    assertThat(a.streamsProperties()).containsEntry("commit.interval.ms", "100");
+    assertThat(a.database().user()).isEqualTo("ua");
+    assertThat(a.apply().batchSize()).isEqualTo(200);
+    assertThat(a.apply().maxDelay()).isEqualTo(Duration.ofMillis(50));
+    assertThat(a.kafka().streamsProperties()).containsEntry("commit.interval.ms", "100");
     assertThat(a.targetTableOf(TableName.parse("public.orders")))
         .isEqualTo(TableName.parse("public.orders"));
-    assertThat(b.targetJdbcUrl()).isEqualTo("jdbc:mariadb://b:3306/shop");
-    assertThat(b.bookkeepingSchema()).isEqualTo("cdc");
+    assertThat(b.database().jdbcUrl()).isEqualTo("jdbc:mariadb://b:3306/shop");
+    assertThat(b.database().bookkeepingSchema()).isEqualTo("cdc");
     assertThat(b.targetTableOf(TableName.parse("public.orders")))
         .isEqualTo(TableName.parse("sales.orders_copy"));
     assertThat(b.targetTableOf(TableName.parse("public.customers")))
@@ -79,8 +79,8 @@ class TargetsConfigTest {
 
     // Then every program uses those names: the verifiers publish results and stop alerts there,
     // the report reads the results and the noted chunks and writes its entries and alerts there
-    assertThat(a.resultsTopic()).isEqualTo("audit.results");
-    assertThat(a.alertsTopic()).isEqualTo("ops.alerts");
+    assertThat(a.tables().resultsTopic()).isEqualTo("audit.results");
+    assertThat(a.tables().alertsTopic()).isEqualTo("ops.alerts");
     assertThat(config.reportConfig().resultsTopic()).isEqualTo("audit.results");
     assertThat(config.reportConfig().hashesTopic()).isEqualTo("audit.hashes");
     assertThat(config.reportConfig().reportTopic()).isEqualTo("audit.report");
@@ -98,7 +98,7 @@ class TargetsConfigTest {
 
     // Then both carry it under the key the registry client reads (before, only the URL reached
     // the report, and the verifiers read registry keys from streams.* alone)
-    assertThat(config.verifierSettings("a").registrySettings())
+    assertThat(config.verifierSettings("a").kafka().registrySettings())
         .containsExactly(Map.entry("basic.auth.user.info", "cdc:s3cret"));
     assertThat(
             RegistryClientConfig.fromConfigs(config.reportConfig().serdeConfig())
@@ -112,8 +112,10 @@ class TargetsConfigTest {
     TargetsConfig config = TargetsConfig.of(twoTargets());
 
     // Then the verifiers and the report agree on shop.compare.*
-    assertThat(config.verifierSettings("b").resultsTopic()).isEqualTo("shop.compare.results");
-    assertThat(config.verifierSettings("b").alertsTopic()).isEqualTo("shop.compare.alerts");
+    assertThat(config.verifierSettings("b").tables().resultsTopic())
+        .isEqualTo("shop.compare.results");
+    assertThat(config.verifierSettings("b").tables().alertsTopic())
+        .isEqualTo("shop.compare.alerts");
     assertThat(config.reportConfig().hashesTopic()).isEqualTo("shop.compare.hashes");
     assertThat(config.reportConfig().alertsTopic()).isEqualTo("shop.compare.alerts");
   }
@@ -223,14 +225,14 @@ class TargetsConfigTest {
     VerifierSettings b = config.verifierSettings("b");
 
     // Then
-    assertThat(a.mode()).isEqualTo(TargetMode.APPLY_VERIFY);
+    assertThat(a.follow().mode()).isEqualTo(TargetMode.APPLY_VERIFY);
     assertThat(a.verifyOnly()).isFalse();
-    assertThat(a.followGroup()).isNull();
-    assertThat(a.followStallTimeout()).isEqualTo(Duration.ofSeconds(20)); // one for the file
-    assertThat(b.mode()).isEqualTo(TargetMode.VERIFY_ONLY);
+    assertThat(a.follow().group()).isNull();
+    assertThat(a.follow().stallTimeout()).isEqualTo(Duration.ofSeconds(20)); // one for the file
+    assertThat(b.follow().mode()).isEqualTo(TargetMode.VERIFY_ONLY);
     assertThat(b.verifyOnly()).isTrue();
-    assertThat(b.followGroup()).isEqualTo("connect-jdbc-sink-b");
-    assertThat(b.followStallTimeout()).isEqualTo(Duration.ofSeconds(20));
+    assertThat(b.follow().group()).isEqualTo("connect-jdbc-sink-b");
+    assertThat(b.follow().stallTimeout()).isEqualTo(Duration.ofSeconds(20));
   }
 
   @Test
@@ -324,8 +326,8 @@ class TargetsConfigTest {
 
     // Then every target's verifier gets them
     VerifierSettings a = TargetsConfig.of(values).verifierSettings("a");
-    assertThat(a.statementTimeout()).isEqualTo(Duration.ofSeconds(2));
-    assertThat(a.retryTimeout()).isEqualTo(Duration.ofSeconds(9));
+    assertThat(a.retries().statementTimeout()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(a.retries().retryTimeout()).isEqualTo(Duration.ofSeconds(9));
 
     // And a retry longer than the stream thread may wait is refused, naming both settings
     values.put("streams.max.poll.interval.ms", "20000");

@@ -34,12 +34,12 @@ final class AdminFollowedGroup implements FollowedGroup {
   /** One per processor, for the settings' followed group. */
   static Supplier<FollowedGroup> supplier(VerifierSettings settings) {
     Map<String, Object> config = clientConfig(settings);
-    return () -> new AdminFollowedGroup(settings.followGroup(), config);
+    return () -> new AdminFollowedGroup(settings.follow().group(), config);
   }
 
   /** The admin client's configuration for these settings. */
   static Map<String, Object> clientConfig(VerifierSettings settings) {
-    Map<String, Object> config = settings.clientSettings("admin.");
+    Map<String, Object> config = settings.kafka().clientSettings("admin.");
     config.put(AdminClientConfig.CLIENT_ID_CONFIG, settings.applicationId() + "-follow");
     return config;
   }

@@ -131,14 +131,14 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
         new ChunkJudge(
             settings.target(),
             store.target(),
-            new ChunkHashLoader(reader, hashRecords, settings.hashesTimeout()),
+            new ChunkHashLoader(reader, hashRecords, settings.verify().hashesTimeout()),
             clock,
             !settings.verifyOnly());
     if (follows != null) {
       this.following = new FollowingJudge(settings, follows.get(), reader, judge, clock);
     }
     context.schedule(
-        settings.applyMaxDelay(), PunctuationType.WALL_CLOCK_TIME, now -> store.applyPending());
+        settings.apply().maxDelay(), PunctuationType.WALL_CLOCK_TIME, now -> store.applyPending());
     context.schedule(LAG_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> measureLag());
   }
 
@@ -216,7 +216,7 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
       } else {
         store.add(change.change());
       }
-      if (store.pending() >= settings.applyBatchSize()) {
+      if (store.pending() >= settings.apply().batchSize()) {
         store.applyPending();
       }
     } else if (decoded instanceof StreamRecord.Tombstone tombstone) {
@@ -428,7 +428,8 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
                   + " applied them; a full resync of the target is needed"));
     }
     Optional<ConsumerRecord<byte[], byte[]>> first =
-        reader.firstFrom(position.topic(), position.partition(), next, settings.hashesTimeout());
+        reader.firstFrom(
+            position.topic(), position.partition(), next, settings.verify().hashesTimeout());
     if (first.isPresent() && first.get().offset() < position.offset()) {
       throw resync(
           position,

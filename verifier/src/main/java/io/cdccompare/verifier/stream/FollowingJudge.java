@@ -103,7 +103,7 @@ final class FollowingJudge implements AutoCloseable {
 
   private Optional<Set<String>> keys(RecordPosition position, long from, long until) {
     return reader.keysBetween(
-        position.topic(), position.partition(), from, until, settings.hashesTimeout());
+        position.topic(), position.partition(), from, until, settings.verify().hashesTimeout());
   }
 
   private PartitionVerdict unreadable(
@@ -121,9 +121,9 @@ final class FollowingJudge implements AutoCloseable {
             + " to "
             + (until - 1)
             + ", which consumer group "
-            + settings.followGroup()
+            + settings.follow().group()
             + " may have applied already, could not be read within "
-            + settings.hashesTimeout().toMillis()
+            + settings.verify().hashesTimeout().toMillis()
             + " ms",
         clock.instant());
   }

@@ -79,19 +79,19 @@ final class JdbcTarget implements Target {
   }
 
   static JdbcTarget open(VerifierSettings settings, String taskId) throws SQLException {
-    Dialect dialect = Dialect.forJdbcUrl(settings.targetJdbcUrl());
+    Dialect dialect = Dialect.forJdbcUrl(settings.database().jdbcUrl());
     Properties props = new Properties();
-    props.put("user", settings.targetUser());
-    props.put("password", settings.targetPassword());
+    props.put("user", settings.database().user());
+    props.put("password", settings.database().password());
     if (dialect.name().equals("postgresql")) {
       props.put("ApplicationName", settings.applicationId() + "-" + taskId);
     }
-    Connection connection = DriverManager.getConnection(settings.targetJdbcUrl(), props);
+    Connection connection = DriverManager.getConnection(settings.database().jdbcUrl(), props);
     try {
-      TargetSession.limit(connection, dialect, settings.statementTimeout());
+      TargetSession.limit(connection, dialect, settings.retries().statementTimeout());
       TargetCatalog catalog = new TargetCatalog(connection, dialect);
       Map<TableName, TargetTable> tables = new LinkedHashMap<>();
-      for (TableName source : settings.sourceTables()) {
+      for (TableName source : settings.tables().sourceTables()) {
         TableName target = settings.targetTableOf(source);
         TableRef ref = new TableRef(target.schema(), target.table());
         tables.put(source, table(connection, dialect, catalog, ref));
@@ -101,7 +101,7 @@ final class JdbcTarget implements Target {
               connection,
               dialect,
               settings.applicationId(),
-              settings.bookkeepingSchema(),
+              settings.database().bookkeepingSchema(),
               tables.values(),
               Clock.systemUTC());
       LOG.info(
@@ -110,7 +110,7 @@ final class JdbcTarget implements Target {
           taskId,
           settings.target(),
           tables.values().stream().map(t -> t.table() + " key " + t.keyColumns()).toList());
-      return new JdbcTarget(connection, dialect, settings.fetchSize(), applier, tables);
+      return new JdbcTarget(connection, dialect, settings.verify().fetchSize(), applier, tables);
     } catch (SQLException | RuntimeException e) {
       try {
         connection.close();

@@ -70,7 +70,7 @@ final class KafkaTopicReader implements TopicReader {
 
   /** The reader's consumer configuration for these settings. */
   static Map<String, Object> clientConfig(VerifierSettings settings) {
-    Map<String, Object> config = settings.clientSettings("consumer.");
+    Map<String, Object> config = settings.kafka().clientSettings("consumer.");
     config.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, FETCH_MAX_WAIT_MS);
     config.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, MAX_PARTITION_FETCH_BYTES);
     config.put(ConsumerConfig.CLIENT_ID_CONFIG, settings.applicationId() + "-hashes");

@@ -25,7 +25,7 @@ public final class ResultsTopic {
    */
   public static void ensure(VerifierSettings settings)
       throws InterruptedException, ExecutionException {
-    ensure(settings, settings.resultsTopic());
+    ensure(settings, settings.tables().resultsTopic());
   }
 
   /** Creates {@code topic} like the results topic unless it exists (the alerts topic). */
@@ -33,6 +33,7 @@ public final class ResultsTopic {
       throws InterruptedException, ExecutionException {
     Map<String, Object> config = new HashMap<>();
     settings
+        .kafka()
         .streamsProperties()
         .forEach(
             (key, value) -> {
@@ -40,7 +41,7 @@ public final class ResultsTopic {
                 config.put(key.substring("admin.".length()), value);
               }
             });
-    config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
+    config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafka().bootstrapServers());
     try (Admin admin = Admin.create(config)) {
       if (admin.listTopics().names().get().contains(topic)) {
         return;

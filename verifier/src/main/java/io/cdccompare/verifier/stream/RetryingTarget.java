@@ -70,8 +70,8 @@ final class RetryingTarget implements Target {
               settings.target(),
               taskId,
               opener,
-              settings.statementTimeout(),
-              settings.retryTimeout());
+              settings.retries().statementTimeout(),
+              settings.retries().retryTimeout());
       target.retried("the opening of task " + taskId, t -> null);
       return target;
     };

@@ -39,7 +39,7 @@ interface StopAlerts {
 
   /** The settings' alerts topic, created when missing. */
   static String topic(VerifierSettings settings) {
-    return settings.alertsTopic();
+    return settings.tables().alertsTopic();
   }
 
   /** Alerts to Kafka: the settings' bootstrap servers, registry and {@code producer.*} extras. */
@@ -70,6 +70,7 @@ interface StopAlerts {
               .build();
       Map<String, Object> config = new HashMap<>();
       settings
+          .kafka()
           .streamsProperties()
           .forEach(
               (key, value) -> {
@@ -77,7 +78,7 @@ interface StopAlerts {
                   config.put(key.substring("producer.".length()), value);
                 }
               });
-      config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
+      config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafka().bootstrapServers());
       config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000);
       SpecificAvroSerializer<Alert> values = new SpecificAvroSerializer<>();
       values.configure(registry, false);

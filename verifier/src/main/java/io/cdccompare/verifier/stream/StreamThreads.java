@@ -44,7 +44,8 @@ public final class StreamThreads {
     if (given != null) {
       return Integer.parseInt(given.toString().strip());
     }
-    boolean postgres = Dialect.forJdbcUrl(settings.targetJdbcUrl()).name().equals("postgresql");
+    boolean postgres =
+        Dialect.forJdbcUrl(settings.database().jdbcUrl()).name().equals("postgresql");
     int threads = postgres ? Math.min(MAX, partitions(settings)) : 1;
     props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, Integer.toString(threads));
     return threads;
@@ -52,9 +53,10 @@ public final class StreamThreads {
 
   /** The most partitions among the table topics that exist, {@link #BEFORE_TOPICS} if none. */
   private static int partitions(VerifierSettings settings) throws InterruptedException {
-    try (Admin admin = Admin.create(settings.clientSettings("admin."))) {
+    try (Admin admin = Admin.create(settings.kafka().clientSettings("admin."))) {
       int most = 0;
-      for (var answer : admin.describeTopics(settings.topics()).topicNameValues().values()) {
+      for (var answer :
+          admin.describeTopics(settings.tables().topics()).topicNameValues().values()) {
         try {
           most = Math.max(most, answer.get(30, TimeUnit.SECONDS).partitions().size());
         } catch (ExecutionException | TimeoutException missing) {

@@ -129,7 +129,10 @@ public final class VerifyTopologyFactory {
     Supplier<FollowWait> follows =
         settings.verifyOnly() ? follows(settings, followed, ticker) : null;
     Map<String, TableName> sourceOfTopic = new LinkedHashMap<>();
-    settings.sourceTables().forEach(t -> sourceOfTopic.put(settings.topicOf(t), t));
+    settings
+        .tables()
+        .sourceTables()
+        .forEach(t -> sourceOfTopic.put(settings.tables().topicOf(t), t));
     Map<String, Object> registry = registryConfig(settings);
     Deserializer<Marker> markers =
         MarkerEnvelope.deserializer(deserializer(registry, Marker.class));
@@ -159,7 +162,8 @@ public final class VerifyTopologyFactory {
         SOURCE);
     topology.addStateStore(new TargetStoreBuilder(settings.target(), targets, meters), PROCESSOR);
     topology.addStateStore(openChunksStore(), PROCESSOR);
-    topology.addSink(SINK, settings.resultsTopic(), new StringSerializer(), results, PROCESSOR);
+    topology.addSink(
+        SINK, settings.tables().resultsTopic(), new StringSerializer(), results, PROCESSOR);
     return topology;
   }
 
@@ -174,7 +178,7 @@ public final class VerifyTopologyFactory {
         new FollowWait(
             followed.get(),
             seen,
-            settings.followStallTimeout(),
+            settings.follow().stallTimeout(),
             settings.followWaitLimit(),
             ticker);
   }
@@ -190,9 +194,9 @@ public final class VerifyTopologyFactory {
    */
   public static Properties streamsProperties(VerifierSettings settings) {
     Properties props = new Properties();
-    props.putAll(settings.streamsProperties());
+    props.putAll(settings.kafka().streamsProperties());
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId());
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafka().bootstrapServers());
     props.put(
         StreamsConfig.mainConsumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
     // a verdict is published at once: Streams' own default (100 ms) added its wait to every lag
@@ -218,7 +222,8 @@ public final class VerifyTopologyFactory {
 
   /** The registry settings for the serdes: the URL and any {@code schema.registry.*} extra. */
   private static Map<String, Object> registryConfig(VerifierSettings settings) {
-    return RegistryClientConfig.serdeSettings(settings.registryUrl(), settings.registrySettings());
+    return RegistryClientConfig.serdeSettings(
+        settings.kafka().registryUrl(), settings.kafka().registrySettings());
   }
 
   private static <T extends SpecificRecord> SpecificAvroDeserializer<T> deserializer(

@@ -363,7 +363,7 @@ class BadRecordsIT {
           // And an UNVERIFIABLE alert names the table and the record
           Alert alert =
               PoisonRecordIT.firstAlert(
-                  env, settings.alertsTopic(), a -> table.toString().equals(a.getTable()));
+                  env, settings.tables().alertsTopic(), a -> table.toString().equals(a.getTable()));
           assertThat(alert.getCode()).isEqualTo(AlertCode.UNVERIFIABLE);
           assertThat(alert.getTopic()).isEqualTo(topic);
           assertThat(alert.getPartition()).isZero();

@@ -66,7 +66,7 @@ final class CommitAudit implements KafkaClientSupplier {
       io.cdccompare.core.table.TableName table) {
     return new CommitAudit(
         settings.applicationId(),
-        Set.of(settings.topicOf(table)),
+        Set.of(settings.tables().topicOf(table)),
         () -> {
           try {
             return server.connect(database);

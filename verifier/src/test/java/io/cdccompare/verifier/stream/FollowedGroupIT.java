@@ -83,7 +83,7 @@ class FollowedGroupIT {
   @Test
   void aGroupThatDoesNotExistHasNoCommittedOffset() {
     try (FollowedGroup group = AdminFollowedGroup.supplier(settings).get()) {
-      assertThat(group.groupId()).isEqualTo(settings.followGroup());
+      assertThat(group.groupId()).isEqualTo(settings.follow().group());
       assertThat(group.committedOffsets(topic)).isEmpty();
     }
   }

@@ -113,7 +113,7 @@ class InFlightIT {
             new ResultsReader(
                 env.kafka().bootstrapServers(),
                 env.registry().confluentApiUrl(),
-                pgApp.settings.resultsTopic());
+                pgApp.settings.tables().resultsTopic());
         Connection holder = source.connect()) {
       source.sql(
           "INSERT INTO items SELECT g, g, 'row ' || g FROM generate_series(1, " + ROWS + ") g");

@@ -80,7 +80,7 @@ class KeylessTableIT {
             new ResultsReader(
                 env.kafka().bootstrapServers(),
                 env.registry().confluentApiUrl(),
-                settings.resultsTopic())) {
+                settings.tables().resultsTopic())) {
       // When rows are inserted, updated and deleted on the source
       source.sql(
           "INSERT INTO events SELECT g % 3, 'c' || g, 'v' || g FROM generate_series(1, "

@@ -46,7 +46,9 @@ final class ResultsReader implements AutoCloseable {
   static ResultsReader of(
       io.cdccompare.embedded.EmbeddedEnvironment env, VerifierSettings settings) {
     return new ResultsReader(
-        env.kafka().bootstrapServers(), env.registry().confluentApiUrl(), settings.resultsTopic());
+        env.kafka().bootstrapServers(),
+        env.registry().confluentApiUrl(),
+        settings.tables().resultsTopic());
   }
 
   /** Polls once and returns every result of the run read so far. */

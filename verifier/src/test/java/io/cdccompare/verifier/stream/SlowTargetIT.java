@@ -111,7 +111,7 @@ class SlowTargetIT {
       }
 
       // And an alert names the target, the table and the chunk
-      Alert alert = PoisonRecordIT.firstAlert(env, p.settings.alertsTopic());
+      Alert alert = PoisonRecordIT.firstAlert(env, p.settings.tables().alertsTopic());
       assertThat(alert.getCode()).isEqualTo(AlertCode.UNVERIFIABLE);
       assertThat(alert.getTarget()).isEqualTo("slow");
       assertThat(alert.getTable()).isEqualTo("public.items");
@@ -301,7 +301,7 @@ class SlowTargetIT {
       for (long chunk = 1; chunk < CHUNKS; chunk++) {
         assertVerifiedClean(verdicts.get(chunk), 100);
       }
-      Alert alert = PoisonRecordIT.firstAlert(env, p.settings.alertsTopic());
+      Alert alert = PoisonRecordIT.firstAlert(env, p.settings.tables().alertsTopic());
       assertThat(alert.getCode()).isEqualTo(AlertCode.UNVERIFIABLE);
       assertThat(alert.getTarget()).isEqualTo("slow");
       app.requireHealthy();

@@ -33,10 +33,10 @@ class StreamThreadsIT {
     String wide = "wide" + UUID.randomUUID().toString().substring(0, 8);
     VerifierSettings four = settings(env, prefix);
     VerifierSettings twelve = settings(env, wide);
-    create(env, four.topicOf(ORDERS), 4);
-    create(env, four.topicOf(ITEMS), 2);
-    create(env, twelve.topicOf(ORDERS), 12);
-    create(env, twelve.topicOf(ITEMS), 2);
+    create(env, four.tables().topicOf(ORDERS), 4);
+    create(env, four.tables().topicOf(ITEMS), 2);
+    create(env, twelve.tables().topicOf(ORDERS), 12);
+    create(env, twelve.tables().topicOf(ITEMS), 2);
 
     // When the defaults are set
     Properties props = new Properties();
@@ -81,7 +81,7 @@ class StreamThreadsIT {
             .table(ORDERS)
             .target("jdbc:mariadb://unused/db", "u", "p")
             .build();
-    create(env, maria.topicOf(ORDERS), 4);
+    create(env, maria.tables().topicOf(ORDERS), 4);
 
     // When / Then: one thread (InnoDB's gap locks would make parallel applies deadlock)
     Properties props = new Properties();

@@ -102,7 +102,7 @@ class VerifierCrashIT {
             new ResultsReader(
                 env.kafka().bootstrapServers(),
                 env.registry().confluentApiUrl(),
-                settings.resultsTopic())) {
+                settings.tables().resultsTopic())) {
       // And 1 200 inserted rows, 600 updates, applied by an in-process verifier that stops cleanly
       // (so its consumer group commits offsets in the middle of the topic)
       source.sql(
@@ -291,7 +291,7 @@ class VerifierCrashIT {
   private static CommitAudit audit(VerifierSettings settings, CrashTarget target) {
     return new CommitAudit(
         settings.applicationId(),
-        Set.of(settings.topicOf(COUNTERS)),
+        Set.of(settings.tables().topicOf(COUNTERS)),
         () -> {
           try {
             return target.connect();

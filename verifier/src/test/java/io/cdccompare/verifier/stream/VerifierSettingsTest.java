@@ -27,13 +27,14 @@ class VerifierSettingsTest {
 
     // Then the defaults are in force
     assertThat(settings.applicationId()).isEqualTo("cdc-compare-verify-eu-1");
-    assertThat(settings.resultsTopic()).isEqualTo("shop.compare.results");
-    assertThat(settings.applyBatchSize()).isEqualTo(500);
-    assertThat(settings.applyMaxDelay()).isEqualTo(Duration.ofMillis(500));
-    assertThat(settings.fetchSize()).isEqualTo(10_000);
-    assertThat(settings.hashesTimeout()).isEqualTo(Duration.ofSeconds(60));
-    assertThat(settings.bookkeepingSchema()).isNull();
-    assertThat(settings.topics()).containsExactly("shop.public.orders", "shop.Sales_Dept.items");
+    assertThat(settings.tables().resultsTopic()).isEqualTo("shop.compare.results");
+    assertThat(settings.apply().batchSize()).isEqualTo(500);
+    assertThat(settings.apply().maxDelay()).isEqualTo(Duration.ofMillis(500));
+    assertThat(settings.verify().fetchSize()).isEqualTo(10_000);
+    assertThat(settings.verify().hashesTimeout()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(settings.database().bookkeepingSchema()).isNull();
+    assertThat(settings.tables().topics())
+        .containsExactly("shop.public.orders", "shop.Sales_Dept.items");
     assertThat(settings.targetTableOf(ORDERS)).isEqualTo(ORDERS);
     assertThat(settings.targetTableOf(ITEMS)).isEqualTo(TableName.parse("archive.items"));
   }
@@ -105,10 +106,10 @@ class VerifierSettingsTest {
   void aTargetIsApplyVerifyByDefault() {
     VerifierSettings settings = minimal().build();
 
-    assertThat(settings.mode()).isEqualTo(TargetMode.APPLY_VERIFY);
+    assertThat(settings.follow().mode()).isEqualTo(TargetMode.APPLY_VERIFY);
     assertThat(settings.verifyOnly()).isFalse();
-    assertThat(settings.followGroup()).isNull();
-    assertThat(settings.followStallTimeout()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(settings.follow().group()).isNull();
+    assertThat(settings.follow().stallTimeout()).isEqualTo(Duration.ofSeconds(60));
     assertThat(settings.maxPollInterval()).isEqualTo(Duration.ofMinutes(5));
     assertThat(settings.followWaitLimit()).isEqualTo(Duration.ofSeconds(135));
   }
@@ -116,14 +117,12 @@ class VerifierSettingsTest {
   @Test
   void verifyOnlyNeedsTheGroupOfAnotherApplier() {
     assertThatThrownBy(() -> minimal().mode(TargetMode.VERIFY_ONLY).build())
-        .hasMessageContaining(
-            "target.eu-1.follow.group is required when target.eu-1.mode is" + " verify-only");
+        .hasMessageContaining("follow.group is required when mode is verify-only");
     assertThatThrownBy(() -> minimal().followGroup("sink").build())
-        .hasMessageContaining(
-            "target.eu-1.follow.group is set but target.eu-1.mode is" + " apply-verify");
+        .hasMessageContaining("follow.group is set but mode is apply-verify");
     assertThatThrownBy(() -> minimal().verifyOnly("cdc-compare-verify-eu-1").build())
         .hasMessageContaining("is the verifier's own application.id cdc-compare-verify-eu-1");
-    assertThat(minimal().verifyOnly("sink").build().followGroup()).isEqualTo("sink");
+    assertThat(minimal().verifyOnly("sink").build().follow().group()).isEqualTo("sink");
   }
 
   @Test
@@ -151,8 +150,8 @@ class VerifierSettingsTest {
   @Test
   void targetTimeoutsDefaultTo30And60SecondsAndStayBelowHalfTheMaxPollInterval() {
     VerifierSettings defaults = minimal().build();
-    assertThat(defaults.statementTimeout()).isEqualTo(Duration.ofSeconds(30));
-    assertThat(defaults.retryTimeout()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(defaults.retries().statementTimeout()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(defaults.retries().retryTimeout()).isEqualTo(Duration.ofSeconds(60));
     assertThatThrownBy(() -> minimal().statementTimeout(Duration.ZERO).build())
         .hasMessageContaining("statement.timeout.ms must be positive, was 0");
     assertThatThrownBy(() -> minimal().retryTimeout(Duration.ofMillis(-1)).build())
@@ -172,6 +171,7 @@ class VerifierSettingsTest {
                 .streamsProperty("max.poll.interval.ms", "180000")
                 .retryTimeout(Duration.ofSeconds(59))
                 .build()
+                .retries()
                 .retryTimeout())
         .isEqualTo(Duration.ofSeconds(59));
   }

@@ -151,7 +151,9 @@ final class VerifyDriver implements AutoCloseable {
             SpecificAvroDeserializer.VALUE_TYPE,
             ChunkResult.class.getName()),
         false);
-    results = driver.createOutputTopic(settings.resultsTopic(), new StringDeserializer(), values);
+    results =
+        driver.createOutputTopic(
+            settings.tables().resultsTopic(), new StringDeserializer(), values);
     markers.configure(Map.of("schema.registry.url", registry), false);
     hashRecords.configure(Map.of("schema.registry.url", registry), false);
     json.configure(Map.of("schemas.enable", "true", "decimal.format", "NUMERIC"), false);

@@ -61,7 +61,7 @@ class VerifyTopologyTest {
   void aPendingBatchIsAppliedBeforeStreamsCommitsItsOffsetsNotAfter() throws Exception {
     try (VerifyDriver d = new VerifyDriver()) {
       // Given a batch size of 500 and an hour of apply delay: nothing but a commit applies a change
-      assertThat(d.settings.applyBatchSize()).isEqualTo(500);
+      assertThat(d.settings.apply().batchSize()).isEqualTo(500);
 
       // When one change is processed (the test driver commits after every record)
       d.change("c", 1, "a");
