@@ -4,8 +4,10 @@ import io.cdccompare.bench.e2e.BenchLogging;
 import io.cdccompare.bench.e2e.E2eOptions;
 import io.cdccompare.bench.e2e.E2eReport;
 import io.cdccompare.bench.e2e.EndToEndBenchmark;
+import io.cdccompare.bench.e2e.StoppableBenchmark;
 import io.cdccompare.bench.e2e.TableRun;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What a user waits for, end to end (a plain main, not JMH; it never gates the build): on the
@@ -25,26 +27,10 @@ public final class EndToEndThroughput {
   public static void main(String[] args) throws Exception {
     BenchLogging.useOwnConfiguration();
     E2eOptions options = E2eOptions.parse(args);
-    EndToEndBenchmark benchmark = new EndToEndBenchmark(options);
-    Thread hook = new Thread(benchmark::stop, "e2e-stop");
-    Runtime.getRuntime().addShutdownHook(hook);
-    List<TableRun> runs;
-    try {
-      runs = benchmark.run();
-    } catch (Exception e) {
-      if (benchmark.stopped()) {
-        System.err.println("stopped before the end: no figures");
-        return;
-      }
-      throw e;
-    } finally {
-      benchmark.close();
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException shuttingDown) {
-        // the hook is running: it closes the same things
-      }
+    Optional<List<TableRun>> runs =
+        StoppableBenchmark.runUntilStopped(new EndToEndBenchmark(options), "e2e-stop");
+    if (runs.isPresent()) {
+      E2eReport.print(options, options.external() != null, runs.get(), System.out);
     }
-    E2eReport.print(options, options.external() != null, runs, System.out);
   }
 }

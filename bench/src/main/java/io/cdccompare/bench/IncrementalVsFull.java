@@ -4,7 +4,9 @@ import io.cdccompare.bench.e2e.BenchLogging;
 import io.cdccompare.bench.e2e.IncrementalBenchmark;
 import io.cdccompare.bench.e2e.IncrementalOptions;
 import io.cdccompare.bench.e2e.IncrementalReport;
+import io.cdccompare.bench.e2e.StoppableBenchmark;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Cost follows the changed keys, not the table (a plain main, not JMH; it never gates the build):
@@ -23,26 +25,10 @@ public final class IncrementalVsFull {
   public static void main(String[] args) throws Exception {
     BenchLogging.useOwnConfiguration();
     IncrementalOptions options = IncrementalOptions.parse(args);
-    IncrementalBenchmark benchmark = new IncrementalBenchmark(options);
-    Thread hook = new Thread(benchmark::close, "incremental-stop");
-    Runtime.getRuntime().addShutdownHook(hook);
-    List<IncrementalBenchmark.Round> rounds;
-    try {
-      rounds = benchmark.run();
-    } catch (Exception e) {
-      if (benchmark.stopped()) {
-        System.err.println("stopped before the end: no figures");
-        return;
-      }
-      throw e;
-    } finally {
-      benchmark.close();
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException shuttingDown) {
-        // the hook is running: it closes the same things
-      }
+    Optional<List<IncrementalBenchmark.Round>> rounds =
+        StoppableBenchmark.runUntilStopped(new IncrementalBenchmark(options), "incremental-stop");
+    if (rounds.isPresent()) {
+      IncrementalReport.print(options, rounds.get(), System.out);
     }
-    IncrementalReport.print(options, rounds, System.out);
   }
 }

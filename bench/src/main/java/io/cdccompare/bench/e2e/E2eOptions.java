@@ -1,5 +1,9 @@
 package io.cdccompare.bench.e2e;
 
+import static io.cdccompare.bench.e2e.BenchArgs.number;
+import static io.cdccompare.bench.e2e.BenchArgs.putSetting;
+import static io.cdccompare.bench.e2e.BenchArgs.value;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -76,9 +80,9 @@ public record E2eOptions(
       } else if (arg.startsWith("--table=")) {
         tables = tables(value(arg));
       } else if (arg.startsWith("--chunk=")) {
-        chunk = Integer.parseInt(value(arg).replace("_", ""));
+        chunk = Integer.parseInt(number(arg));
       } else if (arg.startsWith("--warmup=")) {
-        warmupRows = Long.parseLong(value(arg).replace("_", ""));
+        warmupRows = Long.parseLong(number(arg));
       } else if (arg.startsWith("--verifier-setting=")) {
         putSetting(verifierSettings, arg);
       } else if (arg.startsWith("--compare-setting=")) {
@@ -112,17 +116,6 @@ public record E2eOptions(
         external);
   }
 
-  /** {@code --option=KEY=VALUE} into {@code settings}. */
-  private static void putSetting(Map<String, String> settings, String arg) {
-    String setting = value(arg);
-    int eq = setting.indexOf('=');
-    if (eq < 1) {
-      throw new IllegalArgumentException(
-          arg.substring(0, arg.indexOf('=')) + "=KEY=VALUE, was " + arg);
-    }
-    settings.put(setting.substring(0, eq), setting.substring(eq + 1));
-  }
-
   private static List<BenchTable> tables(String value) {
     if (value.equals("both")) {
       return List.of(BenchTable.NARROW, BenchTable.PAIR);
@@ -133,9 +126,5 @@ public record E2eOptions(
       }
     }
     throw new IllegalArgumentException("--table=narrow, pair or both, was " + value);
-  }
-
-  private static String value(String arg) {
-    return arg.substring(arg.indexOf('=') + 1);
   }
 }

@@ -20,7 +20,7 @@ import java.util.Map;
  * hook on Ctrl-C or SIGTERM) stops a running compare, the verifiers, the capture and the servers.
  * One caller.
  */
-public final class EndToEndBenchmark implements AutoCloseable {
+public final class EndToEndBenchmark implements StoppableBenchmark<List<TableRun>> {
   private final E2eOptions options;
   private volatile Servers servers;
   private volatile Pipeline pipeline;
@@ -34,6 +34,7 @@ public final class EndToEndBenchmark implements AutoCloseable {
   }
 
   /** Runs every table; returns what was measured. */
+  @Override
   public List<TableRun> run() throws Exception {
     say(
         options.external() == null
@@ -89,14 +90,7 @@ public final class EndToEndBenchmark implements AutoCloseable {
               "%s: preloading %,d rows on the source and every target (no copy)",
               pipeline.sourceName(table),
               rows));
-      try (Connection c = servers.source().connect()) {
-        TargetKind.execute(c, table.load(TargetKind.POSTGRES, pipeline.sourceSql(table), rows));
-      }
-      for (Servers.Target target : servers.targets()) {
-        try (Connection c = target.connect()) {
-          TargetKind.execute(c, table.load(target.kind(), pipeline.targetSql(target, table), rows));
-        }
-      }
+      new LoadedTables(servers, pipeline).preload(table, rows);
     }
   }
 
@@ -280,11 +274,13 @@ public final class EndToEndBenchmark implements AutoCloseable {
    * Stops everything from a shutdown hook (Ctrl-C, SIGTERM): the embedded environment's own hook
    * stops the broker at the same time, so the verifiers get a short grace.
    */
+  @Override
   public void stop() {
     close(Duration.ofSeconds(5));
   }
 
   /** Whether {@link #close()} or {@link #stop()} was called. */
+  @Override
   public boolean stopped() {
     return closed;
   }

@@ -3,7 +3,6 @@ package io.cdccompare.bench.e2e;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.producer.compare.CompareRun;
 import io.cdccompare.producer.compare.IncrementalRun;
-import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,7 +24,8 @@ import java.util.OptionalLong;
  * of {@code run()} to the arrival of the last of them here. {@link #close()} stops everything it
  * started. One caller.
  */
-public final class IncrementalBenchmark implements AutoCloseable {
+public final class IncrementalBenchmark
+    implements StoppableBenchmark<List<IncrementalBenchmark.Round>> {
   private final IncrementalOptions options;
   private volatile Servers servers;
   private volatile Pipeline pipeline;
@@ -79,6 +79,7 @@ public final class IncrementalBenchmark implements AutoCloseable {
   }
 
   /** Runs the warm-up and every round; returns the rounds measured. */
+  @Override
   public List<Round> run() throws Exception {
     say("starting the embedded environment (Kafka, registry, source, targets " + options.targets());
     servers = Servers.embedded(options.targets());
@@ -132,14 +133,7 @@ public final class IncrementalBenchmark implements AutoCloseable {
             "%s: preloading %,d rows on the source and every target",
             pipeline.sourceName(table),
             rows));
-    try (Connection c = servers.source().connect()) {
-      TargetKind.execute(c, table.load(TargetKind.POSTGRES, pipeline.sourceSql(table), rows));
-    }
-    for (Servers.Target target : servers.targets()) {
-      try (Connection c = target.connect()) {
-        TargetKind.execute(c, table.load(target.kind(), pipeline.targetSql(target, table), rows));
-      }
-    }
+    new LoadedTables(servers, pipeline).preload(table, rows);
     LoadedTables loaded = new LoadedTables(servers, pipeline);
     loaded.requireCounts(table, rows);
     loaded.settle(table);
@@ -393,8 +387,15 @@ public final class IncrementalBenchmark implements AutoCloseable {
   }
 
   /** Whether {@link #close()} was called. */
+  @Override
   public boolean stopped() {
     return closed;
+  }
+
+  /** Stops everything (Ctrl-C, SIGTERM): the same as {@link #close()}. */
+  @Override
+  public void stop() {
+    close();
   }
 
   static void say(String line) {

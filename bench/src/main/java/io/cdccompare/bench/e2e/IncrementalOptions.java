@@ -1,5 +1,9 @@
 package io.cdccompare.bench.e2e;
 
+import static io.cdccompare.bench.e2e.BenchArgs.number;
+import static io.cdccompare.bench.e2e.BenchArgs.putSetting;
+import static io.cdccompare.bench.e2e.BenchArgs.value;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -84,9 +88,9 @@ public record IncrementalOptions(
       } else if (arg.startsWith("--warmup-rounds=")) {
         warmupRounds = Integer.parseInt(number(arg));
       } else if (arg.startsWith("--verifier-setting=")) {
-        put(verifierSettings, arg);
+        putSetting(verifierSettings, arg);
       } else if (arg.startsWith("--compare-setting=")) {
-        put(compareSettings, arg);
+        putSetting(compareSettings, arg);
       } else {
         throw new IllegalArgumentException(
             "unknown argument "
@@ -110,23 +114,5 @@ public record IncrementalOptions(
         warmupRounds,
         verifierSettings,
         compareSettings);
-  }
-
-  private static void put(Map<String, String> settings, String arg) {
-    String setting = value(arg);
-    int eq = setting.indexOf('=');
-    if (eq < 1) {
-      throw new IllegalArgumentException(
-          arg.substring(0, arg.indexOf('=')) + "=KEY=VALUE, was " + arg);
-    }
-    settings.put(setting.substring(0, eq), setting.substring(eq + 1));
-  }
-
-  private static String number(String arg) {
-    return value(arg).replace("_", "");
-  }
-
-  private static String value(String arg) {
-    return arg.substring(arg.indexOf('=') + 1);
   }
 }

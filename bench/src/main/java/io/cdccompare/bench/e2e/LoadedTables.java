@@ -20,6 +20,18 @@ final class LoadedTables {
     this.pipeline = pipeline;
   }
 
+  /** Loads {@code rows} rows of the table straight into the source and every target (no copy). */
+  void preload(BenchTable table, long rows) throws SQLException {
+    try (Connection c = servers.source().connect()) {
+      TargetKind.execute(c, table.load(TargetKind.POSTGRES, pipeline.sourceSql(table), rows));
+    }
+    for (Servers.Target target : servers.targets()) {
+      try (Connection c = target.connect()) {
+        TargetKind.execute(c, table.load(target.kind(), pipeline.targetSql(target, table), rows));
+      }
+    }
+  }
+
   /** Throws naming the target that does not hold exactly {@code rows} rows of the table. */
   void requireCounts(BenchTable table, long rows) throws SQLException {
     for (Servers.Target target : servers.targets()) {

@@ -3,7 +3,6 @@ package io.cdccompare.producer.compare;
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.schemas.MarkerCodec;
 import io.cdccompare.schemas.avro.HashRecordLocation;
-import io.cdccompare.schemas.avro.TaskKind;
 import io.cdccompare.source.NoteSql;
 import io.cdccompare.source.PositionSql;
 import java.sql.Connection;
@@ -25,49 +24,26 @@ final class ChunkNotes extends TaskBookkeeping {
   }
 
   /**
-   * A chunk about to be read.
+   * Commits the OPEN note (before the chunk is read) and marks the table RUNNING.
    *
-   * @param slice the slice of the chunk the run compares, of {@code slices}
+   * @throws IllegalArgumentException when the note is another task's
    */
-  record Open(
-      TableName table,
-      String runId,
-      TaskKind kind,
-      long chunk,
-      int deep,
-      int slice,
-      int slices,
-      String fingerprint,
-      String shape,
-      String savedPosition) {}
-
-  /** Commits the OPEN note (before the chunk is read) and marks the table RUNNING. */
-  void openChunk(Open open) throws SQLException {
-    try (PreparedStatement note = connection.prepareStatement(NoteSql.OPEN);
-        PreparedStatement position = connection.prepareStatement(PositionSql.RUNNING)) {
-      NoteSql.bindOpen(
-          note,
-          new NoteSql.Open(
-              task,
-              open.table(),
-              open.runId(),
-              open.kind().name(),
-              open.chunk(),
-              open.deep(),
-              open.slice(),
-              open.slices(),
-              open.fingerprint(),
-              open.shape(),
-              open.savedPosition()));
-      note.executeUpdate();
-      position.setString(1, open.fingerprint());
-      bindTable(position, 2, open.table());
-      position.executeUpdate();
-      connection.commit();
-    } catch (SQLException e) {
-      connection.rollback();
-      throw e;
+  void openChunk(NoteSql.Open open) throws SQLException {
+    if (!open.task().equals(task)) {
+      throw new IllegalArgumentException(
+          "an OPEN note of task " + open.task() + " on the notes of task " + task);
     }
+    commit(
+        () -> {
+          try (PreparedStatement note = connection.prepareStatement(NoteSql.OPEN);
+              PreparedStatement position = connection.prepareStatement(PositionSql.RUNNING)) {
+            NoteSql.bindOpen(note, open);
+            note.executeUpdate();
+            position.setString(1, open.fingerprint());
+            bindTable(position, 2, open.table());
+            position.executeUpdate();
+          }
+        });
   }
 
   /**
@@ -89,48 +65,38 @@ final class ChunkNotes extends TaskBookkeeping {
       List<HashRecordLocation> locations,
       String savedPosition)
       throws SQLException {
-    try (PreparedStatement note = connection.prepareStatement(NoteSql.CLOSE_IN_WINDOW);
-        PreparedStatement position = connection.prepareStatement(PositionSql.ADVANCE)) {
-      int i =
-          NoteSql.bindClose(
-              note,
-              new NoteSql.Close(
-                  task,
-                  table,
-                  runId,
-                  chunk,
-                  read.firstComparedKey(),
-                  read.lastKey(),
-                  read.rows(),
-                  read.comparedRows(),
-                  hashesTopic,
-                  MarkerCodec.locations(locations),
-                  read.range(),
-                  savedPosition));
-      note.setLong(i++, chunk - 1);
-      note.setLong(i++, chunk);
-      note.setLong(i, chunk + 1);
-      if (note.executeUpdate() != 1) {
-        throw new IllegalStateException(
-            "task "
-                + task
-                + " table "
-                + table
-                + ": chunk "
-                + chunk
-                + " has no OPEN note to close (was the task started twice?)");
-      }
-      position.setLong(1, chunk + 1);
-      position.setString(2, savedPosition);
-      position.setLong(3, read.rows());
-      position.setLong(4, read.comparedRows());
-      position.setBoolean(5, !read.moreRows());
-      bindTable(position, 6, table);
-      position.executeUpdate();
-      connection.commit();
-    } catch (SQLException | RuntimeException e) {
-      connection.rollback();
-      throw e;
-    }
+    commit(
+        () -> {
+          try (PreparedStatement note = connection.prepareStatement(NoteSql.CLOSE_IN_WINDOW);
+              PreparedStatement position = connection.prepareStatement(PositionSql.ADVANCE)) {
+            int i =
+                NoteSql.bindClose(
+                    note,
+                    new NoteSql.Close(
+                        task,
+                        table,
+                        runId,
+                        chunk,
+                        read.firstComparedKey(),
+                        read.lastKey(),
+                        read.rows(),
+                        read.comparedRows(),
+                        hashesTopic,
+                        MarkerCodec.locations(locations),
+                        read.range(),
+                        savedPosition));
+            note.setLong(i++, chunk - 1);
+            note.setLong(i++, chunk);
+            note.setLong(i, chunk + 1);
+            requireClosed(note.executeUpdate(), table, "chunk " + chunk);
+            position.setLong(1, chunk + 1);
+            position.setString(2, savedPosition);
+            position.setLong(3, read.rows());
+            position.setLong(4, read.comparedRows());
+            position.setBoolean(5, !read.moreRows());
+            bindTable(position, 6, table);
+            position.executeUpdate();
+          }
+        });
   }
 }

@@ -30,17 +30,16 @@ final class KeyListNotes extends TaskBookkeeping {
   void open(
       TableName table, String runId, TaskKind kind, long chunk, String fingerprint, String shape)
       throws SQLException {
-    try (PreparedStatement note = connection.prepareStatement(NoteSql.OPEN)) {
-      NoteSql.bindOpen(
-          note,
-          new NoteSql.Open(
-              task, table, runId, kind.name(), chunk, 100, 0, 1, fingerprint, shape, null));
-      note.executeUpdate();
-      connection.commit();
-    } catch (SQLException e) {
-      connection.rollback();
-      throw e;
-    }
+    commit(
+        () -> {
+          try (PreparedStatement note = connection.prepareStatement(NoteSql.OPEN)) {
+            NoteSql.bindOpen(
+                note,
+                new NoteSql.Open(
+                    task, table, runId, kind.name(), chunk, 100, 0, 1, fingerprint, shape, null));
+            note.executeUpdate();
+          }
+        });
   }
 
   /**
@@ -58,45 +57,35 @@ final class KeyListNotes extends TaskBookkeeping {
       String hashesTopic,
       List<HashRecordLocation> locations)
       throws SQLException {
-    try (Statement durable = connection.createStatement();
-        PreparedStatement note = connection.prepareStatement(NoteSql.CLOSE_OF_OPEN)) {
-      int i =
-          NoteSql.bindClose(
-              note,
-              new NoteSql.Close(
-                  task,
-                  table,
-                  runId,
-                  chunk,
-                  null,
-                  null,
-                  read.rows(),
-                  read.comparedRows(),
-                  hashesTopic,
-                  MarkerCodec.locations(locations),
-                  null,
-                  null));
-      note.setLong(i, chunk);
-      // this commit flushes its WAL at once, so logical decoding streams the CLOSE now rather than
-      // when the WAL writer next flushes (wal_writer_delay, 200 ms by default), which a short
-      // key-list run would wait for in full (the session's notes are asynchronous otherwise)
-      durable.execute("SET LOCAL synchronous_commit = on");
-      if (note.executeUpdate() != 1) {
-        throw new IllegalStateException(
-            "task "
-                + task
-                + " table "
-                + table
-                + ": key-list chunk "
-                + chunk
-                + " of run "
-                + runId
-                + " has no OPEN note to close (was the task started twice?)");
-      }
-      connection.commit();
-    } catch (SQLException | RuntimeException e) {
-      connection.rollback();
-      throw e;
-    }
+    commit(
+        () -> {
+          try (Statement durable = connection.createStatement();
+              PreparedStatement note = connection.prepareStatement(NoteSql.CLOSE_OF_OPEN)) {
+            int i =
+                NoteSql.bindClose(
+                    note,
+                    new NoteSql.Close(
+                        task,
+                        table,
+                        runId,
+                        chunk,
+                        null,
+                        null,
+                        read.rows(),
+                        read.comparedRows(),
+                        hashesTopic,
+                        MarkerCodec.locations(locations),
+                        null,
+                        null));
+            note.setLong(i, chunk);
+            // this commit flushes its WAL at once, so logical decoding streams the CLOSE now
+            // rather than when the WAL writer next flushes (wal_writer_delay, 200 ms by default),
+            // which a short key-list run would wait for in full (the session's notes are
+            // asynchronous otherwise)
+            durable.execute("SET LOCAL synchronous_commit = on");
+            requireClosed(
+                note.executeUpdate(), table, "key-list chunk " + chunk + " of run " + runId);
+          }
+        });
   }
 }

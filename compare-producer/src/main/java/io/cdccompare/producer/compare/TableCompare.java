@@ -4,13 +4,13 @@ import io.cdccompare.core.chunk.ChunkSampling;
 import io.cdccompare.core.compare.ChunkPacing;
 import io.cdccompare.core.stream.CdcCompareException;
 import io.cdccompare.core.table.TableName;
-import io.cdccompare.producer.compare.ChunkNotes.Open;
 import io.cdccompare.producer.compare.ChunkReader.ChunkScan;
 import io.cdccompare.producer.compare.CompareRun.ChunkListener;
 import io.cdccompare.producer.compare.CompareRun.TableDone;
 import io.cdccompare.producer.compare.HashRecordWriter.ChunkId;
 import io.cdccompare.producer.compare.TaskPositions.Position;
 import io.cdccompare.schemas.avro.TaskKind;
+import io.cdccompare.source.NoteSql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -174,10 +174,11 @@ final class TableCompare {
         long chunkStart = System.nanoTime();
         run.notes()
             .openChunk(
-                new Open(
+                new NoteSql.Open(
+                    config.taskName(),
                     table,
                     runId,
-                    TaskKind.FULL,
+                    TaskKind.FULL.name(),
                     chunk,
                     sampling.deep(),
                     slice,

@@ -30,6 +30,40 @@ abstract class TaskBookkeeping implements AutoCloseable {
     s.setString(first + 2, table.table());
   }
 
+  /** The statements of one transaction on the bookkeeping connection. */
+  @FunctionalInterface
+  protected interface Transaction {
+    void run() throws SQLException;
+  }
+
+  /** Runs {@code work} and commits it; rolls it back when it throws, and throws that again. */
+  protected void commit(Transaction work) throws SQLException {
+    try {
+      work.run();
+      connection.commit();
+    } catch (SQLException | RuntimeException e) {
+      connection.rollback();
+      throw e;
+    }
+  }
+
+  /**
+   * Throws when a CLOSE updated no note row: the row no longer holds the chunk's OPEN, because
+   * another run of the task wrote meanwhile.
+   */
+  protected void requireClosed(int updated, TableName table, String chunk) {
+    if (updated != 1) {
+      throw new IllegalStateException(
+          "task "
+              + task
+              + " table "
+              + table
+              + ": "
+              + chunk
+              + " has no OPEN note to close (was the task started twice?)");
+    }
+  }
+
   @Override
   public void close() throws SQLException {
     connection.close();

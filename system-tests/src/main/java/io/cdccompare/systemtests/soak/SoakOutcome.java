@@ -54,7 +54,8 @@ public record SoakOutcome(
         0);
   }
 
-  SoakOutcome withLeftovers(List<String> processes, List<String> directories) {
+  /** This outcome once the soak ended: what it left behind, and how long it took in all. */
+  SoakOutcome finished(List<String> processes, List<String> directories, long ms) {
     return new SoakOutcome(
         options,
         chaosMs,
@@ -70,25 +71,6 @@ public record SoakOutcome(
         loadErrors,
         processes,
         directories,
-        wallMs);
-  }
-
-  SoakOutcome withWallMs(long ms) {
-    return new SoakOutcome(
-        options,
-        chaosMs,
-        faults,
-        injections,
-        checked,
-        targetDiffs,
-        selfExits,
-        exitReasons,
-        compareStarts,
-        comparesComplete,
-        loadTransactions,
-        loadErrors,
-        leftProcesses,
-        leftDirectories,
         ms);
   }
 

@@ -169,10 +169,10 @@ public final class SoakRun {
     List<ProcessHandle> left =
         ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList();
     outcome =
-        outcome.withLeftovers(
+        outcome.finished(
             left.stream().map(p -> p.pid() + " " + p.info().command().orElse("?")).toList(),
-            Files.exists(root) ? List.of(root.toString()) : List.of());
-    outcome = outcome.withWallMs(System.currentTimeMillis() - begin);
+            Files.exists(root) ? List.of(root.toString()) : List.of(),
+            System.currentTimeMillis() - begin);
     if (!outcome.passed()) {
       say("FAILED; see the table");
     }

@@ -1,12 +1,10 @@
 package io.cdccompare.verifier.stream;
 
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
 
@@ -31,17 +29,7 @@ public final class ResultsTopic {
   /** Creates {@code topic} like the results topic unless it exists (the alerts topic). */
   static void ensure(VerifierSettings settings, String topic)
       throws InterruptedException, ExecutionException {
-    Map<String, Object> config = new HashMap<>();
-    settings
-        .kafka()
-        .streamsProperties()
-        .forEach(
-            (key, value) -> {
-              if (key.startsWith("admin.")) {
-                config.put(key.substring("admin.".length()), value);
-              }
-            });
-    config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafka().bootstrapServers());
+    Map<String, Object> config = settings.kafka().clientSettings("admin.");
     try (Admin admin = Admin.create(config)) {
       if (admin.listTopics().names().get().contains(topic)) {
         return;

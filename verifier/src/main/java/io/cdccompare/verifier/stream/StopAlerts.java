@@ -6,7 +6,6 @@ import io.cdccompare.schemas.avro.AlertCode;
 import io.cdccompare.schemas.serde.SpecificAvroSerializer;
 import io.cdccompare.verifier.apply.RecordPosition;
 import java.time.Clock;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -68,17 +67,7 @@ interface StopAlerts {
               .setOffset(at.offset())
               .setRaisedAt(clock.instant())
               .build();
-      Map<String, Object> config = new HashMap<>();
-      settings
-          .kafka()
-          .streamsProperties()
-          .forEach(
-              (key, value) -> {
-                if (key.startsWith("producer.")) {
-                  config.put(key.substring("producer.".length()), value);
-                }
-              });
-      config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafka().bootstrapServers());
+      Map<String, Object> config = settings.kafka().clientSettings("producer.");
       config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000);
       SpecificAvroSerializer<Alert> values = new SpecificAvroSerializer<>();
       values.configure(registry, false);
