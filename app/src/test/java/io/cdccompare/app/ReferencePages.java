@@ -207,35 +207,35 @@ final class ReferencePages {
 
     out.append("## Capture file\n\n");
     out.append("Read by `cdc-compare capture -c FILE`: one capture per source database.\n\n");
-    keys(CaptureConfig.definition(), "", out);
+    keys(CaptureConfig.KEYS.keys(), "", out);
     out.append("### Per table: `table.<schema.table>.<setting>`\n\n");
     out.append("The table written as in `tables`.\n\n");
-    keys(CaptureConfig.tableSettings(), "table.<schema.table>.", out);
-    prefixes(CaptureConfig.passThroughPrefixes(), out);
+    keys(CaptureConfig.KEYS.sectionKeys(), CaptureConfig.KEYS.sectionPrefix(), out);
+    prefixes(CaptureConfig.KEYS.passThroughPrefixes(), out);
 
     out.append("## Task file\n\n");
     out.append(
         "Read by `cdc-compare compare run`, `compare recheck` and `compare repair -c FILE`:"
             + " one compare task.\n\n");
-    keys(CompareConfig.definition(), "", out);
+    keys(CompareConfig.KEYS.keys(), "", out);
     out.append("### Per table: `table.<schema.table>.<setting>`\n\n");
     out.append(
         "The table written as in `tables` (or with both parts quoted); a setting whose name"
             + " ends in `<column>` or `<type>` is one key per column or type.\n\n");
-    keys(CompareConfig.tableSettings(), "table.<schema.table>.", out);
-    prefixes(CompareConfig.passThroughPrefixes(), out);
+    keys(CompareConfig.KEYS.sectionKeys(), CompareConfig.KEYS.sectionPrefix(), out);
+    prefixes(CompareConfig.KEYS.passThroughPrefixes(), out);
 
     out.append("## Targets file\n\n");
     out.append(
         "Read by `cdc-compare verify`, `alerts`, `report` (and `report explain`, `report serve`)"
             + " and `status -c FILE`: the verify side, every target.\n\n");
-    keys(TargetsConfig.definition(), "", out);
+    keys(TargetsConfig.KEYS.keys(), "", out);
     out.append("### Per target: `target.<name>.<key>`\n\n");
     out.append(
         "A target name is letters, digits, `_` and `-`; `targets` lists them (default: every"
             + " name under `target.`).\n\n");
-    keys(TargetsConfig.targetKeys(), "target.<name>.", out);
-    prefixes(TargetsConfig.passThroughPrefixes(), out);
+    keys(TargetsConfig.KEYS.sectionKeys(), TargetsConfig.KEYS.sectionPrefix(), out);
+    prefixes(TargetsConfig.KEYS.passThroughPrefixes(), out);
     return out.toString();
   }
 

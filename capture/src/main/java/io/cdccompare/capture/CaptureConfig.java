@@ -3,6 +3,7 @@ package io.cdccompare.capture;
 import io.cdccompare.config.ConnectionConfig;
 import io.cdccompare.config.ConnectionSettings;
 import io.cdccompare.config.ConnectionSettings.SourceDatabase;
+import io.cdccompare.config.FileKeys;
 import io.cdccompare.core.stream.CompareTopics;
 import io.cdccompare.core.stream.PipelineNames;
 import io.cdccompare.core.table.TableName;
@@ -210,27 +211,20 @@ public final class CaptureConfig extends ConnectionConfig {
     return java.util.Collections.unmodifiableMap(keys);
   }
 
-  /** Every key of a capture file (for the generated reference). */
-  public static ConfigDef definition() {
-    return DEFINITION;
-  }
-
-  /** The settings of {@code table.<schema.table>.<setting>} (for the generated reference). */
-  public static ConfigDef tableSettings() {
-    return TABLE_SETTINGS;
-  }
-
-  /** The prefixes of settings passed through or parsed apart, in order. */
-  public static java.util.SortedSet<String> passThroughPrefixes() {
-    return new java.util.TreeSet<>(PREFIXES);
-  }
+  /**
+   * Every key of a capture file: what it is checked against, and what the generated reference
+   * shows.
+   */
+  public static final FileKeys KEYS =
+      FileKeys.of(
+          "capture configuration", DEFINITION, PREFIXES, "table.<schema.table>.", TABLE_SETTINGS);
 
   public static CaptureConfig load(Path file) {
-    return load(file, DEFINITION, PREFIXES, CaptureConfig::new);
+    return load(file, KEYS, CaptureConfig::new);
   }
 
   public static CaptureConfig of(Map<String, String> values) {
-    return of(values, DEFINITION, PREFIXES, "capture configuration", CaptureConfig::new);
+    return of(values, KEYS, CaptureConfig::new);
   }
 
   /** The source database. */

@@ -2,10 +2,8 @@ package io.cdccompare.config;
 
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
 import org.apache.kafka.common.config.AbstractConfig;
-import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
@@ -31,12 +29,8 @@ public abstract class ConnectionConfig {
    * Loads and checks a file with {@link ConfigFile#load} and builds its configuration; an error the
    * build finds is given the file's name in front, as the loading's own errors are.
    */
-  protected static <T> T load(
-      Path file,
-      ConfigDef definition,
-      Set<String> prefixes,
-      Function<Map<String, String>, T> create) {
-    Map<String, String> values = ConfigFile.load(file, definition, prefixes);
+  protected static <T> T load(Path file, FileKeys keys, Function<Map<String, String>, T> create) {
+    Map<String, String> values = ConfigFile.load(file, keys.keys(), keys.passThroughPrefixes());
     try {
       return create.apply(values);
     } catch (ConfigException e) {
@@ -46,16 +40,16 @@ public abstract class ConnectionConfig {
 
   /**
    * Checks settings given as a map with {@link ConfigFile#check} (their order kept) and builds the
-   * configuration; {@code what} names it in errors ({@code "capture configuration"}).
+   * configuration; {@link FileKeys#what} names it in errors.
    */
   protected static <T> T of(
-      Map<String, String> values,
-      ConfigDef definition,
-      Set<String> prefixes,
-      String what,
-      Function<Map<String, String>, T> create) {
+      Map<String, String> values, FileKeys keys, Function<Map<String, String>, T> create) {
     return create.apply(
-        ConfigFile.check(new java.util.LinkedHashMap<>(values), definition, prefixes, what));
+        ConfigFile.check(
+            new java.util.LinkedHashMap<>(values),
+            keys.keys(),
+            keys.passThroughPrefixes(),
+            keys.what()));
   }
 
   public String topicPrefix() {

@@ -3,6 +3,7 @@ package io.cdccompare.producer.compare;
 import io.cdccompare.config.ConnectionConfig;
 import io.cdccompare.config.ConnectionSettings;
 import io.cdccompare.config.ConnectionSettings.SourceDatabase;
+import io.cdccompare.config.FileKeys;
 import io.cdccompare.core.chunk.ChunkSampling;
 import io.cdccompare.core.compare.ChunkPacing;
 import io.cdccompare.core.compare.TableTask;
@@ -269,28 +270,24 @@ public final class CompareConfig extends ConnectionConfig {
                 values.getInt(CHUNK), values.getInt(DEEP), values.getBoolean(DEEP_ROTATE)));
   }
 
-  /** Every key of a task file (for the generated reference). */
-  public static ConfigDef definition() {
-    return DEFINITION;
-  }
-
-  /** The settings of {@code table.<schema.table>.<setting>} (for the generated reference). */
-  public static ConfigDef tableSettings() {
-    return TableSettings.SETTINGS;
-  }
-
-  /** The prefixes of settings passed through or parsed apart, in order. */
-  public static java.util.SortedSet<String> passThroughPrefixes() {
-    return new java.util.TreeSet<>(PREFIXES);
-  }
+  /**
+   * Every key of a task file: what it is checked against, and what the generated reference shows.
+   */
+  public static final FileKeys KEYS =
+      FileKeys.of(
+          "compare task configuration",
+          DEFINITION,
+          PREFIXES,
+          "table.<schema.table>.",
+          TableSettings.SETTINGS);
 
   /** Loads and checks a task file; errors name the file and the key at fault. */
   public static CompareConfig load(Path file) {
-    return load(file, DEFINITION, PREFIXES, CompareConfig::new);
+    return load(file, KEYS, CompareConfig::new);
   }
 
   public static CompareConfig of(Map<String, String> values) {
-    return of(values, DEFINITION, PREFIXES, "compare task configuration", CompareConfig::new);
+    return of(values, KEYS, CompareConfig::new);
   }
 
   public String taskName() {

@@ -4,6 +4,7 @@ import io.cdccompare.config.ConfigFile;
 import io.cdccompare.config.ConnectionConfig;
 import io.cdccompare.config.ConnectionSettings;
 import io.cdccompare.config.ConnectionSettings.SourceDatabase;
+import io.cdccompare.config.FileKeys;
 import io.cdccompare.core.stream.CompareTopics;
 import io.cdccompare.core.stream.PipelineNames;
 import io.cdccompare.core.table.TableName;
@@ -194,30 +195,27 @@ public final class TargetsConfig extends ConnectionConfig {
     this.targets = TargetSection.parse(raw, values.getList(TARGETS), tables());
   }
 
-  /** Every key of a targets file but the targets' own (for the generated reference). */
-  public static ConfigDef definition() {
-    return DEFINITION;
-  }
-
-  /** The keys of {@code target.<name>.<key>} (for the generated reference). */
-  public static ConfigDef targetKeys() {
-    return TargetSection.DEFINITION;
-  }
-
-  /** The prefixes of settings passed through or parsed apart, in order. */
-  public static java.util.SortedSet<String> passThroughPrefixes() {
-    return new java.util.TreeSet<>(PREFIXES);
-  }
+  /**
+   * Every key of a targets file: what it is checked against, and what the generated reference
+   * shows.
+   */
+  public static final FileKeys KEYS =
+      FileKeys.of(
+          "targets configuration",
+          DEFINITION,
+          PREFIXES,
+          "target.<name>.",
+          TargetSection.DEFINITION);
 
   /** Loads and checks a targets file; errors name the file and the key at fault. */
   public static TargetsConfig load(Path file) {
-    return load(file, DEFINITION, PREFIXES, TargetsConfig::new);
+    return load(file, KEYS, TargetsConfig::new);
   }
 
   /** Checks an in-memory configuration the same way. */
   public static TargetsConfig of(Map<String, String> values) {
     return new TargetsConfig(
-        ConfigFile.check(new TreeMap<>(values), DEFINITION, PREFIXES, "targets configuration"));
+        ConfigFile.check(new TreeMap<>(values), DEFINITION, PREFIXES, KEYS.what()));
   }
 
   public List<TableName> tables() {
