@@ -38,11 +38,7 @@ public final class E2eReport {
                 "after an unmeasured warm-up (copy and compare of %,d rows)",
                 options.warmupRows())
             : "no warm-up");
-    if (!options.compareSettings().isEmpty()) {
-      out.println("compare task settings on top of the defaults: " + options.compareSettings());
-    }
-    if (!options.verifierSettings().isEmpty()) {
-      out.println("verifier settings on top of the defaults: " + options.verifierSettings());
+    if (settings(options.compareSettings(), options.verifierSettings(), out)) {
       out.println();
     }
     throughput(runs, out);
@@ -58,6 +54,23 @@ public final class E2eReport {
             + " read from the results topic; producer alone = CompareRun.run() returning. Lag ="
             + " CLOSE note's notedAt on the source → the result's arrival here; deciles = results"
             + " of the first and last tenth of the chunks.");
+  }
+
+  /**
+   * The compare task and verifier settings a run adds to the defaults, a line each when there are
+   * any.
+   *
+   * @return whether verifier settings were printed
+   */
+  static boolean settings(
+      Map<String, String> compare, Map<String, String> verifier, PrintStream out) {
+    if (!compare.isEmpty()) {
+      out.println("compare task settings on top of the defaults: " + compare);
+    }
+    if (!verifier.isEmpty()) {
+      out.println("verifier settings on top of the defaults: " + verifier);
+    }
+    return !verifier.isEmpty();
   }
 
   private static void throughput(List<TableRun> runs, PrintStream out) {

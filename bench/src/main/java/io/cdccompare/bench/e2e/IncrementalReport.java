@@ -30,12 +30,7 @@ public final class IncrementalReport {
                 options.warmupRounds(),
                 options.warmupRows())
             : "no warm-up");
-    if (!options.compareSettings().isEmpty()) {
-      out.println("compare task settings on top of the defaults: " + options.compareSettings());
-    }
-    if (!options.verifierSettings().isEmpty()) {
-      out.println("verifier settings on top of the defaults: " + options.verifierSettings());
-    }
+    E2eReport.settings(options.compareSettings(), options.verifierSettings(), out);
     out.println();
     out.println(
         "| round | rows | changed keys (upd / ins / del) | applied s | full s (producer s) |"

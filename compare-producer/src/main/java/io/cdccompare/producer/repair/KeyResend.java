@@ -327,11 +327,7 @@ public final class KeyResend {
           KeyResendException.Reason.UNFENCED,
           table,
           signalId,
-          "table "
-              + table
-              + ": re-send signal "
-              + signalId
-              + " read rows in a window that opened without its fence, because "
+          "read rows in a window that opened without its fence, because "
               + missed
               + " held the table longer than "
               + fenceWait.toMillis()

@@ -29,8 +29,11 @@ public final class KeyResendException extends RuntimeException {
   private final TableName table;
   private final String signalId;
 
-  KeyResendException(Reason reason, TableName table, String signalId, String message) {
-    super(message);
+  /**
+   * @param what what happened to the signal, after {@code table <table>: re-send signal <id> }
+   */
+  KeyResendException(Reason reason, TableName table, String signalId, String what) {
+    super("table " + table + ": re-send signal " + signalId + " " + what);
     this.reason = reason;
     this.table = table;
     this.signalId = signalId;

@@ -48,11 +48,7 @@ final class ResendOutcome {
           Reason.TIMED_OUT,
           table,
           signalId,
-          "table "
-              + table
-              + ": re-send signal "
-              + signalId
-              + " got no COMPLETED notice on "
+          "got no COMPLETED notice on "
               + topic
               + " within "
               + elapsed.toSeconds()
@@ -60,22 +56,14 @@ final class ResendOutcome {
               + " still complete later; check the notices topic before sending it again");
     }
     if (CaptureNotices.ABORTED.equals(end.get().type())) {
-      throw new KeyResendException(
-          Reason.ABORTED,
-          table,
-          signalId,
-          "table " + table + ": re-send signal " + signalId + " was aborted by the capture");
+      throw new KeyResendException(Reason.ABORTED, table, signalId, "was aborted by the capture");
     }
     if (failedStatus != null) {
       throw new KeyResendException(
           Reason.FAILED,
           table,
           signalId,
-          "table "
-              + table
-              + ": re-send signal "
-              + signalId
-              + " completed without reading the table (status "
+          "completed without reading the table (status "
               + failedStatus
               + "; see the capture's log)");
     }

@@ -19,7 +19,6 @@ import io.cdccompare.schemas.avro.ReportEntry;
 import io.cdccompare.verifier.stream.VerifierSettings;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -33,7 +32,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.Set;
 import org.apache.kafka.common.config.ConfigException;
 
@@ -367,12 +365,9 @@ public final class Explainer implements AutoCloseable {
       return known;
     }
     String url = settings.database().jdbcUrl();
-    Properties props = JdbcTimeouts.properties(url, timeout);
-    props.put("user", settings.database().user());
-    props.put("password", settings.database().password());
     Connection connection;
     try {
-      connection = DriverManager.getConnection(url, props);
+      connection = JdbcTimeouts.connect(settings.database(), timeout);
     } catch (SQLException e) {
       throw new SQLException(
           "cannot connect to target "

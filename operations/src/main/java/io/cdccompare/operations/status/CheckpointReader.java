@@ -8,11 +8,9 @@ import io.cdccompare.verifier.apply.Checkpoint;
 import io.cdccompare.verifier.apply.CheckpointStore;
 import io.cdccompare.verifier.stream.VerifierSettings;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Properties;
 
 /**
  * Reads one target's checkpoints: the rows of its {@code cdc_compare_checkpoints} table (in the
@@ -49,12 +47,9 @@ final class CheckpointReader {
   Checkpoints read() throws SQLException {
     String url = settings.database().jdbcUrl();
     Dialect dialect = Dialect.forJdbcUrl(url);
-    Properties props = JdbcTimeouts.properties(url, timeout);
-    props.put("user", settings.database().user());
-    props.put("password", settings.database().password());
     Connection connection;
     try {
-      connection = DriverManager.getConnection(url, props);
+      connection = JdbcTimeouts.connect(settings.database(), timeout);
     } catch (SQLException e) {
       throw failure("cannot connect to", e);
     }

@@ -1,5 +1,9 @@
 package io.cdccompare.operations.status;
 
+import io.cdccompare.verifier.stream.VerifierSettings;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Properties;
 
@@ -25,6 +29,18 @@ public final class JdbcTimeouts {
       props.put("socketTimeout", Long.toString(timeout.toMillis()));
     }
     return props;
+  }
+
+  /**
+   * Connects to a verifier's target database within {@code timeout}, every statement bounded the
+   * same way.
+   */
+  public static Connection connect(VerifierSettings.TargetDatabase database, Duration timeout)
+      throws SQLException {
+    Properties props = properties(database.jdbcUrl(), timeout);
+    props.put("user", database.user());
+    props.put("password", database.password());
+    return DriverManager.getConnection(database.jdbcUrl(), props);
   }
 
   /** The URL without parameters, as shown to the user (parameters may hold credentials). */

@@ -23,37 +23,6 @@ public record SoakOutcome(
     List<String> leftDirectories,
     long wallMs) {
 
-  SoakOutcome(
-      SoakOptions options,
-      long chaosMs,
-      List<Fault.Injected> faults,
-      List<SoakRun.Injection> injections,
-      SoakVerdicts.Checked checked,
-      Map<String, Set<String>> targetDiffs,
-      Map<String, Integer> selfExits,
-      List<String> exitReasons,
-      int compareStarts,
-      int comparesComplete,
-      long loadTransactions,
-      long loadErrors) {
-    this(
-        options,
-        chaosMs,
-        faults,
-        injections,
-        checked,
-        targetDiffs,
-        selfExits,
-        exitReasons,
-        compareStarts,
-        comparesComplete,
-        loadTransactions,
-        loadErrors,
-        List.of(),
-        List.of(),
-        0);
-  }
-
   /** This outcome once the soak ended: what it left behind, and how long it took in all. */
   SoakOutcome finished(List<String> processes, List<String> directories, long ms) {
     return new SoakOutcome(

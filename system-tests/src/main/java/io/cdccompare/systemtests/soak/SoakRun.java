@@ -149,7 +149,10 @@ public final class SoakRun {
               compareStarts.get(),
               comparesComplete.get(),
               loadTransactions.get(),
-              loadErrors.get());
+              loadErrors.get(),
+              List.of(), // what is left behind, and the time in all: finished() below
+              List.of(),
+              0);
       if (!outcome.passed()) {
         keepLogs(root);
       }
