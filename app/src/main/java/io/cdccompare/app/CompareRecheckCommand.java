@@ -1,13 +1,10 @@
 package io.cdccompare.app;
 
 import io.cdccompare.core.recheck.RecheckPlan;
+import io.cdccompare.operations.compare.TaskReportReader;
+import io.cdccompare.operations.recheck.Rechecks;
 import io.cdccompare.producer.compare.CompareConfig;
-import io.cdccompare.report.aggregate.ReportReader;
-import io.cdccompare.schemas.avro.ChunkResult;
-import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -21,7 +18,7 @@ import picocli.CommandLine.Option;
  * (docs/design.md, "Recheck"). The keys come from the results topic; the run is {@code --run} or,
  * per table, the run the report shows. With {@code --wait} it waits for every target's verdicts on
  * every chunk of the recheck and prints, per target and table, each key confirmed, cleared,
- * unsettled or unverified.
+ * unsettled or unverified (operations' {@link Rechecks}).
  *
  * <p>Exit codes: 0 noted (with {@code --wait}: every key cleared), 1 failure, 2 bad configuration
  * or a run without verdicts, 130 stopped; with {@code --wait} also 3 a key is different again, 4 a
@@ -77,14 +74,12 @@ final class CompareRecheckCommand implements Callable<Integer> {
     }
     CompareConfig task = taskFile.load();
     OptionChecks.requireTargets(taskFile.file, task, "compare recheck");
-    ReportReader reader = TaskReportReader.of(task);
-    Map<String, String> rechecked = Rechecks.runsOf(task, reader, run);
-    List<ChunkResult> results = Rechecks.results(task, reader, rechecked);
-    PrintWriter out = spec.commandLine().getOut();
-    Rechecks rechecks = new Rechecks(task, reader, out, spec.commandLine().getErr());
+    CommandLine cli = spec.commandLine();
+    Rechecks rechecks = new Rechecks(task, TaskReportReader.of(task), cli.getOut(), cli.getErr());
+    Rechecks.Runs rechecked = rechecks.runs(run);
     try (StopHook hook = StopHook.install("cdc-compare-recheck-stop", rechecks::stop)) {
       return rechecks.recheckRuns(
-          rechecked, results, keys, waitForOutcome, Duration.ofSeconds(waitTimeoutSeconds));
+          rechecked, keys, waitForOutcome, Duration.ofSeconds(waitTimeoutSeconds));
     }
   }
 }

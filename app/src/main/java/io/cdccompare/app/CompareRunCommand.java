@@ -1,23 +1,21 @@
 package io.cdccompare.app;
 
-import io.cdccompare.core.recheck.RecheckPlan;
 import io.cdccompare.core.stream.ExitCode;
+import io.cdccompare.operations.compare.RunReport;
+import io.cdccompare.operations.compare.TaskReportReader;
 import io.cdccompare.operations.metrics.HealthCheck;
 import io.cdccompare.operations.metrics.ProgramMetrics;
+import io.cdccompare.operations.recheck.Rechecks;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.producer.compare.CompareMeters;
 import io.cdccompare.producer.compare.CompareRun;
 import io.cdccompare.producer.compare.IncrementalRun;
-import io.cdccompare.report.aggregate.ReportReader;
 import io.cdccompare.report.read.RunWait;
-import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.TaskKind;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine;
@@ -29,7 +27,7 @@ import picocli.CommandLine.Option;
  * {@code cdc-compare compare run -c FILE [--restart] [--wait [--wait-timeout SECONDS]]}: runs a
  * full compare task to its end. Ctrl-C stops it after the chunk being read is closed; the next run
  * continues after it. With {@code --wait} it then waits until every target of the task's {@code
- * targets} key verified every noted chunk of the run ({@link RunWait}), prints the task's report,
+ * targets} key verified every noted chunk of the run ({@link RunReport}), prints the task's report,
  * then (with {@code recheck.in.flight}, the default) rechecks the run's in-flight keys up to {@code
  * recheck.attempts} times and prints what each ended as ({@link Rechecks}); it exits with the worse
  * of the report's and the rechecks' codes.
@@ -47,9 +45,6 @@ import picocli.CommandLine.Option;
             + " noted; a stopped task continues where it stopped) or incremental (only the keys"
             + " changed since the table's last completed run). Keys: docs/reference/configuration.md.")
 final class CompareRunCommand implements Callable<Integer> {
-  /** How often the report is read while waiting. */
-  static final Duration WAIT_POLL = Duration.ofSeconds(1);
-
   @Option(
       names = {"-c", "--config"},
       required = true,
@@ -210,26 +205,17 @@ final class CompareRunCommand implements Callable<Integer> {
   private int recheckInFlight(
       CompareConfig task, List<RunWait.NotedTable> noted, AtomicReference<Rechecks> rechecking)
       throws Exception {
-    ReportReader reader = TaskReportReader.of(task);
-    Map<String, String> runs = new TreeMap<>();
-    noted.stream().filter(t -> t.chunks() > 0).forEach(t -> runs.put(t.table(), t.runId()));
-    if (runs.isEmpty()) {
-      return ExitCode.OK.code();
-    }
     CommandLine cli = spec.commandLine();
-    Rechecks rechecks = new Rechecks(task, reader, cli.getOut(), cli.getErr());
+    Rechecks rechecks = new Rechecks(task, TaskReportReader.of(task), cli.getOut(), cli.getErr());
     rechecking.set(rechecks);
-    List<ChunkResult> results = Rechecks.results(task, reader, runs);
-    return rechecks.recheckRuns(
-        runs, results, RecheckPlan.What.IN_FLIGHT, true, Duration.ofSeconds(waitTimeoutSeconds));
+    return rechecks.recheckInFlight(noted, Duration.ofSeconds(waitTimeoutSeconds));
   }
 
   /** Waits for the targets, prints the task's report and returns its exit code. */
   private int awaitReport(
       CompareConfig task, List<RunWait.NotedTable> tables, AtomicReference<RunWait> waiting)
       throws InterruptedException {
-    ReportReader reader = TaskReportReader.of(task);
-    RunWait wait = new RunWait(reader::entries, task.taskName(), task.targets(), tables, WAIT_POLL);
+    RunWait wait = RunReport.waitFor(task, tables);
     waiting.set(wait);
     CommandLine cli = spec.commandLine();
     return RunReport.await(

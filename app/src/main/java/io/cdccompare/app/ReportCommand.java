@@ -1,5 +1,6 @@
 package io.cdccompare.app;
 
+import io.cdccompare.operations.compare.RunReport;
 import io.cdccompare.operations.config.TargetsConfig;
 import io.cdccompare.operations.explain.ExplainText;
 import io.cdccompare.operations.explain.RowExplanation;

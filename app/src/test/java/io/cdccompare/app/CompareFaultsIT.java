@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.cdccompare.capture.CaptureFixture;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
+import io.cdccompare.operations.compare.TaskReportReader;
 import io.cdccompare.operations.run.RunningVerifier;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.producer.compare.CompareRun;

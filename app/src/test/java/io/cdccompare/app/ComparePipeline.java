@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.cdccompare.capture.CaptureFixture;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.JdbcServer;
+import io.cdccompare.operations.compare.TaskReportReader;
 import io.cdccompare.operations.config.TargetsConfig;
 import io.cdccompare.operations.run.RunningVerifier;
 import io.cdccompare.producer.compare.CompareConfig;

@@ -10,6 +10,7 @@ import ch.qos.logback.core.read.ListAppender;
 import io.cdccompare.capture.CaptureFixture;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
+import io.cdccompare.operations.compare.TaskReportReader;
 import io.cdccompare.operations.config.TargetsConfig;
 import io.cdccompare.operations.run.RunningVerifier;
 import io.cdccompare.producer.compare.CompareConfig;

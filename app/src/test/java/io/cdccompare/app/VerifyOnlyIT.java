@@ -8,6 +8,7 @@ import io.cdccompare.core.stream.ExitCode;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.WithEmbedded;
+import io.cdccompare.operations.compare.TaskReportReader;
 import io.cdccompare.operations.run.RunningVerifier;
 import io.cdccompare.schemas.avro.Alert;
 import io.cdccompare.schemas.avro.ChunkResult;

@@ -1,6 +1,7 @@
-package io.cdccompare.app;
+package io.cdccompare.operations.compare;
 
 import io.cdccompare.core.stream.ExitCode;
+import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.report.read.ReportOutcome;
 import io.cdccompare.report.read.ReportTable;
 import io.cdccompare.report.read.RunWait;
@@ -19,7 +20,19 @@ import java.util.OptionalInt;
  * with a line naming what is behind when the wait timed out, none when it was stopped.
  */
 public final class RunReport {
+  /** How often the report is read while waiting. */
+  public static final Duration WAIT_POLL = Duration.ofSeconds(1);
+
   private RunReport() {}
+
+  /**
+   * The wait of {@code compare run --wait} for the run's noted {@code tables}: until every target
+   * of the task's {@code targets} verified every chunk, read from the task's report topic.
+   */
+  public static RunWait waitFor(CompareConfig task, List<RunWait.NotedTable> tables) {
+    return new RunWait(
+        TaskReportReader.of(task)::entries, task.taskName(), task.targets(), tables, WAIT_POLL);
+  }
 
   /**
    * @return the exit code; empty when the wait was stopped (Ctrl-C) before it ended

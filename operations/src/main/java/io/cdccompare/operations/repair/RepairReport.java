@@ -1,4 +1,4 @@
-package io.cdccompare.app;
+package io.cdccompare.operations.repair;
 
 import io.cdccompare.operations.recheck.RecheckOutcome;
 import io.cdccompare.operations.recheck.RecheckOutcome.TableOutcome;

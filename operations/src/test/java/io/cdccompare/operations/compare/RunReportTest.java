@@ -1,4 +1,4 @@
-package io.cdccompare.app;
+package io.cdccompare.operations.compare;
 
 import static io.cdccompare.report.read.ReportFixtures.MARIA;
 import static io.cdccompare.report.read.ReportFixtures.ORDERS;

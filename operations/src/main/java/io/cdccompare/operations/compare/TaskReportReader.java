@@ -1,4 +1,4 @@
-package io.cdccompare.app;
+package io.cdccompare.operations.compare;
 
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.report.aggregate.ReportConfig;
@@ -9,14 +9,17 @@ import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
-/** The reader of a compare task's report and results topics, from the task file. */
-final class TaskReportReader {
+/**
+ * The reader of a compare task's report and results topics, from the task file: what {@code compare
+ * run --wait}, {@code compare recheck} and {@code compare repair} read their verdicts with.
+ */
+public final class TaskReportReader {
   /** Longest one read of the report or results topic. */
-  static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
+  public static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
 
   private TaskReportReader() {}
 
-  static ReportReader of(CompareConfig task) {
+  public static ReportReader of(CompareConfig task) {
     return new ReportReader(
         ReportConfig.of(task.topicPrefix(), task.topics(), task.schemaRegistryUrl())
             .withRegistrySettings(task.withPrefix(RegistryClientConfig.PREFIX)),

@@ -1,4 +1,4 @@
-package io.cdccompare.app;
+package io.cdccompare.operations.recheck;
 
 import io.cdccompare.core.compare.TableTask;
 import io.cdccompare.core.recheck.KeyList;
@@ -6,16 +6,16 @@ import io.cdccompare.core.recheck.RecheckPlan;
 import io.cdccompare.core.recheck.RecheckRuns;
 import io.cdccompare.core.stream.ExitCode;
 import io.cdccompare.core.table.TableName;
-import io.cdccompare.operations.recheck.RecheckOutcome;
-import io.cdccompare.operations.recheck.RecheckVerdicts;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.producer.compare.KeyListRun;
 import io.cdccompare.report.aggregate.ReportReader;
+import io.cdccompare.report.read.RunWait;
 import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.ReportEntry;
 import io.cdccompare.schemas.avro.TaskKind;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,14 +30,17 @@ import org.apache.kafka.common.config.ConfigException;
  * {@code compare run --wait} with {@code recheck.in.flight}: each attempt is a run of key-list
  * chunks ({@link KeyListRun}, id {@code <run>.recheck<n>}); when waited for, the keys an attempt
  * leaves in flight are rechecked again, up to the task's {@code recheck.attempts}, and what is
- * still in flight after the last attempt is unsettled. One caller; {@link #stop()} from any thread.
+ * still in flight after the last attempt is unsettled. {@code compare repair} uses the same wait
+ * and rechecks the keys its check leaves in flight. Progress lines go to {@code out}, a timed-out
+ * wait's line to {@code err}; the exit code is returned, never acted on. One caller; {@link
+ * #stop()} from any thread.
  */
-final class Rechecks {
+public final class Rechecks {
   /** Keys per key-list chunk: each is looked up on the source and on every target one by one. */
-  static final int KEYS_PER_CHUNK = 1_000;
+  public static final int KEYS_PER_CHUNK = 1_000;
 
   /** How often the results are read while waiting. */
-  static final Duration WAIT_POLL = Duration.ofSeconds(2);
+  public static final Duration WAIT_POLL = Duration.ofSeconds(2);
 
   private final CompareConfig task;
   private final ReportReader reader;
@@ -46,7 +49,18 @@ final class Rechecks {
   private volatile boolean stopping;
   private volatile KeyListRun running;
 
-  Rechecks(CompareConfig task, ReportReader reader, PrintWriter out, PrintWriter err) {
+  /**
+   * The runs rechecked, per table ({@code byTable}: table → run id), with the verdicts of those
+   * runs and of their earlier rechecks and repairs ({@code results}).
+   */
+  public record Runs(Map<String, String> byTable, List<ChunkResult> results) {
+    public Runs {
+      byTable = Map.copyOf(byTable);
+      results = List.copyOf(results);
+    }
+  }
+
+  public Rechecks(CompareConfig task, ReportReader reader, PrintWriter out, PrintWriter err) {
     this.task = task;
     this.reader = reader;
     this.out = out;
@@ -54,12 +68,49 @@ final class Rechecks {
   }
 
   /** Stops the attempt being run after its chunk, and any wait at its next poll. */
-  void stop() {
+  public void stop() {
     stopping = true;
     KeyListRun current = running;
     if (current != null) {
       current.stop();
     }
+  }
+
+  /**
+   * The runs {@code compare recheck} rechecks: {@code run} for every table when given, else per
+   * table the run the report shows ({@link #runsOf}), and their verdicts read now.
+   *
+   * @throws ConfigException when no run is given and the report shows none
+   */
+  public Runs runs(String run) {
+    Map<String, String> byTable = runsOf(task, reader, run);
+    return new Runs(byTable, results(task, reader, byTable));
+  }
+
+  /**
+   * Rechecks the {@code what} keys of each of {@code runs}, run by run.
+   *
+   * @return the worst exit code of the runs' rechecks ({@link ExitCode#worse})
+   * @throws ConfigException when a run has no verdict at all
+   */
+  public int recheckRuns(Runs runs, RecheckPlan.What what, boolean wait, Duration timeout)
+      throws Exception {
+    return recheckRuns(runs.byTable(), runs.results(), what, wait, timeout);
+  }
+
+  /**
+   * The rechecks of {@code compare run --wait} with {@code recheck.in.flight}: the in-flight keys
+   * of the runs of the tables that noted a chunk ({@code noted}), waited for; 0 when none noted
+   * any.
+   */
+  public int recheckInFlight(List<RunWait.NotedTable> noted, Duration timeout) throws Exception {
+    Map<String, String> runs = new TreeMap<>();
+    noted.stream().filter(t -> t.chunks() > 0).forEach(t -> runs.put(t.table(), t.runId()));
+    if (runs.isEmpty()) {
+      return ExitCode.OK.code();
+    }
+    return recheckRuns(
+        runs, results(task, reader, runs), RecheckPlan.What.IN_FLIGHT, true, timeout);
   }
 
   /**
@@ -69,7 +120,7 @@ final class Rechecks {
    * @return the worst exit code of the runs' rechecks ({@link ExitCode#worse})
    * @throws ConfigException when a run has no verdict at all
    */
-  int recheckRuns(
+  private int recheckRuns(
       Map<String, String> runs,
       List<ChunkResult> results,
       RecheckPlan.What what,
@@ -114,7 +165,8 @@ final class Rechecks {
    *
    * @param timeout the longest wait for each attempt's verdicts
    */
-  int recheck(String rechecked, RecheckPlan plan, int attempt, boolean wait, Duration timeout)
+  public int recheck(
+      String rechecked, RecheckPlan plan, int attempt, boolean wait, Duration timeout)
       throws Exception {
     RecheckOutcome outcome = null;
     RecheckPlan next = plan;
@@ -152,7 +204,7 @@ final class Rechecks {
    *
    * @throws ConfigException when no run is given and the report shows none
    */
-  static Map<String, String> runsOf(CompareConfig task, ReportReader reader, String run) {
+  public static Map<String, String> runsOf(CompareConfig task, ReportReader reader, String run) {
     Map<String, String> runs = new TreeMap<>();
     Set<String> tables = new TreeSet<>();
     task.tables().forEach(t -> tables.add(t.table().toString()));
@@ -179,7 +231,7 @@ final class Rechecks {
    * The verdicts of the task's runs {@code runs} (table → run id) and of their earlier rechecks and
    * repairs; none when the results topic does not exist yet.
    */
-  static List<ChunkResult> results(
+  public static List<ChunkResult> results(
       CompareConfig task, ReportReader reader, Map<String, String> runs) {
     try {
       return reader.results(
@@ -245,11 +297,8 @@ final class Rechecks {
    * The verdicts of run {@code runId} once every target of {@code targets} gave them all; empty on
    * timeout or stop.
    */
-  Optional<List<ChunkResult>> await(
-      String runId,
-      Map<String, List<KeyList>> chunks,
-      java.util.Collection<String> targets,
-      Duration timeout)
+  public Optional<List<ChunkResult>> await(
+      String runId, Map<String, List<KeyList>> chunks, Collection<String> targets, Duration timeout)
       throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!stopping) {
