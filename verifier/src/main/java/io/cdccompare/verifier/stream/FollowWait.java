@@ -16,8 +16,21 @@ import org.slf4j.LoggerFactory;
  * committed offset, or one that went back, is never taken as having passed: the stall message says
  * which it was. Runs on the processor's thread; a read that fails counts as a read without an
  * answer. Closing it closes the followed group's client.
+ *
+ * @param group the group the target follows
+ * @param offsets how long each partition's offset has stood still, shared by every wait of the
+ *     application
+ * @param stallTimeout how long an offset may stand still
+ * @param limit the longest one wait lasts, however the group moves
+ * @param ticker the monotonic clock and pause of the waits
  */
-final class FollowWait implements AutoCloseable {
+record FollowWait(
+    FollowedGroup group,
+    FollowedOffsets offsets,
+    Duration stallTimeout,
+    Duration limit,
+    Ticker ticker)
+    implements AutoCloseable {
   /** Time between two reads of the followed group's offsets. */
   static final Duration POLL = Duration.ofMillis(100);
 
@@ -30,25 +43,6 @@ final class FollowWait implements AutoCloseable {
 
     /** The group did not pass the marker; {@code reason} says what was seen, for a human. */
     record Stalled(String reason) implements Outcome {}
-  }
-
-  private final FollowedGroup group;
-  private final FollowedOffsets offsets;
-  private final Duration stallTimeout;
-  private final Duration limit;
-  private final Ticker ticker;
-
-  FollowWait(
-      FollowedGroup group,
-      FollowedOffsets offsets,
-      Duration stallTimeout,
-      Duration limit,
-      Ticker ticker) {
-    this.group = group;
-    this.offsets = offsets;
-    this.stallTimeout = stallTimeout;
-    this.limit = limit;
-    this.ticker = ticker;
   }
 
   /**

@@ -33,26 +33,16 @@ import java.util.Set;
  * Keys that cannot be read within {@code hashes.timeout.ms} make the chunk UNVERIFIABLE. The
  * verdict is returned unstored. Runs on its processor's thread; closing it closes the group's
  * client.
+ *
+ * @param settings the target's settings
+ * @param follow the wait for the followed group
+ * @param reader reads the keys appended to the table topic
+ * @param judge judges the chunk once the group passed
+ * @param clock the time of the marker ages
  */
-final class FollowingJudge implements AutoCloseable {
-  private final VerifierSettings settings;
-  private final FollowWait follow;
-  private final TopicReader reader;
-  private final ChunkJudge judge;
-  private final Clock clock;
-
-  FollowingJudge(
-      VerifierSettings settings,
-      FollowWait follow,
-      TopicReader reader,
-      ChunkJudge judge,
-      Clock clock) {
-    this.settings = settings;
-    this.follow = follow;
-    this.reader = reader;
-    this.judge = judge;
-    this.clock = clock;
-  }
+record FollowingJudge(
+    VerifierSettings settings, FollowWait follow, TopicReader reader, ChunkJudge judge, Clock clock)
+    implements AutoCloseable {
 
   /**
    * The verdict of the CLOSE marker at {@code position}, appended at {@code appendedAt} (its
