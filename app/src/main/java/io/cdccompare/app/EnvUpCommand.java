@@ -38,7 +38,9 @@ final class EnvUpCommand implements Callable<Integer> {
       defaultValue = "all",
       description =
           "Comma separated: kafka, registry, postgres (source and target),"
-              + " postgres-source, postgres-target, mariadb, all (default: ${DEFAULT-VALUE}).")
+              + " postgres-source, postgres-target, mariadb, connect (a Kafka Connect worker"
+              + " with Debezium and Apicurio's Avro converter), all (every one but connect;"
+              + " default: ${DEFAULT-VALUE}).")
   String with;
 
   @Option(

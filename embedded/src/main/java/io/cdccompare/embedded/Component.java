@@ -10,7 +10,14 @@ public enum Component {
   REGISTRY("registry"),
   SOURCE_POSTGRES("postgres-source"),
   TARGET_POSTGRES("postgres-target"),
-  MARIADB("mariadb");
+  MARIADB("mariadb"),
+  /**
+   * A Kafka Connect worker in distributed mode with Debezium's PostgreSQL source, Debezium's JDBC
+   * sink and Apicurio's Avro converter. Needs {@link #KAFKA} (added when missing) and, for Avro,
+   * {@link #REGISTRY}; started after every other component of the same call. Not part of {@link
+   * #all()}: it starts only when named.
+   */
+  CONNECT("connect");
 
   private final String displayName;
 
@@ -24,9 +31,19 @@ public enum Component {
   }
 
   /**
+   * What {@code all} means: every server but {@link #CONNECT}, which the demo, {@code env up}'s
+   * default and the soak never needed (it adds a worker JVM and about 100 MB of plugins).
+   */
+  public static Set<Component> all() {
+    Set<Component> all = EnumSet.allOf(Component.class);
+    all.remove(CONNECT);
+    return all;
+  }
+
+  /**
    * Parses a comma separated list as written on the command line: {@code kafka}, {@code registry},
    * {@code postgres} (both PostgreSQL servers), {@code postgres-source}, {@code postgres-target},
-   * {@code mariadb}, or {@code all}.
+   * {@code mariadb}, {@code connect}, or {@code all} (every one but {@code connect}).
    *
    * @throws IllegalArgumentException naming the unknown entry
    */
@@ -38,7 +55,7 @@ public enum Component {
         continue;
       }
       switch (name) {
-        case "all" -> result.addAll(EnumSet.allOf(Component.class));
+        case "all" -> result.addAll(all());
         case "postgres", "postgresql" -> {
           result.add(SOURCE_POSTGRES);
           result.add(TARGET_POSTGRES);
@@ -62,6 +79,6 @@ public enum Component {
         "unknown component '"
             + name
             + "' (known: kafka, registry, postgres, postgres-source, postgres-target, mariadb,"
-            + " all)");
+            + " connect, all)");
   }
 }

@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The embedded environment: real servers (Kafka in KRaft mode, a schema registry, two PostgreSQL
- * servers, MariaDB) started locally on free loopback ports, without Docker, from Maven Central
- * artifacts only. Used by the demo and by the tests.
+ * servers, MariaDB, on request a Kafka Connect worker) started locally on free loopback ports,
+ * without Docker, from Maven Central artifacts only. Used by the demo and by the tests.
  *
  * <p>Components start in parallel; more can be added later with {@link #ensureStarted(Set)}. {@link
  * #close()} stops every process and deletes the environment's temporary directory; a JVM shutdown
@@ -90,8 +90,22 @@ public final class EmbeddedEnvironment implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException("the environment is closed");
     }
+    Set<Component> wanted = EnumSet.copyOf(components);
+    if (wanted.contains(Component.CONNECT)) {
+      wanted.add(Component.KAFKA); // the worker keeps its cluster's state in Kafka
+    }
+    // the worker starts after the rest: it needs the broker's address, and the registry for Avro
+    Set<Component> first = EnumSet.copyOf(wanted);
+    first.remove(Component.CONNECT);
+    startInParallel(first);
+    if (wanted.contains(Component.CONNECT)) {
+      startInParallel(EnumSet.of(Component.CONNECT));
+    }
+  }
+
+  private void startInParallel(Set<Component> components) {
     List<EmbeddedServer> toStart = new ArrayList<>();
-    for (Component c : EnumSet.copyOf(components)) {
+    for (Component c : components) {
       if (!servers.containsKey(c)) {
         toStart.add(newServer(c));
       }
@@ -177,6 +191,7 @@ public final class EmbeddedEnvironment implements AutoCloseable {
       case REGISTRY -> new RegistryServer(dir, FreePort.next());
       case SOURCE_POSTGRES, TARGET_POSTGRES -> new PostgresServer(c, dir, FreePort.next());
       case MARIADB -> new MariaDbServer(dir, FreePort.next());
+      case CONNECT -> new ConnectServer(dir, FreePort.next(), kafka().bootstrapServers());
     };
   }
 
@@ -209,6 +224,11 @@ public final class EmbeddedEnvironment implements AutoCloseable {
     return (MariaDbServer) server(Component.MARIADB);
   }
 
+  /** The Kafka Connect worker: its REST URL, a client of its API, its fault controls. */
+  public ConnectServer connect() {
+    return (ConnectServer) server(Component.CONNECT);
+  }
+
   /** A started component's server. */
   public synchronized EmbeddedServer server(Component c) {
     EmbeddedServer s = servers.get(c);
@@ -236,9 +256,10 @@ public final class EmbeddedEnvironment implements AutoCloseable {
 
   /**
    * Connection settings of the started components as Kafka-style keys, in a stable order: {@code
-   * bootstrap.servers}, {@code schema.registry.url}, and per database {@code <name>.jdbc.url},
-   * {@code <name>.user}, {@code <name>.password}. The PostgreSQL URLs name the {@code postgres}
-   * database, the MariaDB URL {@value #MARIADB_DATABASE}, created here when missing.
+   * bootstrap.servers}, {@code schema.registry.url}, {@code connect.rest.url}, and per database
+   * {@code <name>.jdbc.url}, {@code <name>.user}, {@code <name>.password}. The PostgreSQL URLs name
+   * the {@code postgres} database, the MariaDB URL {@value #MARIADB_DATABASE}, created here when
+   * missing.
    */
   public synchronized Map<String, String> connectionSettings() {
     Map<String, String> settings = new LinkedHashMap<>();
@@ -247,6 +268,9 @@ public final class EmbeddedEnvironment implements AutoCloseable {
     }
     if (servers.containsKey(Component.REGISTRY)) {
       settings.put("schema.registry.url", registry().confluentApiUrl());
+    }
+    if (servers.containsKey(Component.CONNECT)) {
+      settings.put("connect.rest.url", connect().restUrl());
     }
     for (Component c :
         List.of(Component.SOURCE_POSTGRES, Component.TARGET_POSTGRES, Component.MARIADB)) {

@@ -30,6 +30,15 @@ public final class JavaCommand {
    */
   public static List<String> onOwnClassPath(
       String heap, List<String> jvmOptions, String mainClass, List<String> args) {
+    return onClassPath(heap, jvmOptions, absoluteClassPath(), mainClass, args);
+  }
+
+  /**
+   * A child JVM that runs {@code mainClass} on {@code classPath}, which must hold {@link
+   * ParentWatchdog}, and halts by itself when this JVM disappears.
+   */
+  static List<String> onClassPath(
+      String heap, List<String> jvmOptions, String classPath, String mainClass, List<String> args) {
     List<String> command = new ArrayList<>();
     command.add(javaBinary().toString());
     command.add("-Xmx" + heap);
@@ -38,7 +47,7 @@ public final class JavaCommand {
     command.add("-Xshare:auto");
     command.addAll(jvmOptions);
     command.add("-cp");
-    command.add(absoluteClassPath());
+    command.add(classPath);
     command.add(ParentWatchdog.class.getName());
     command.add(Long.toString(ProcessHandle.current().pid()));
     command.add(mainClass);

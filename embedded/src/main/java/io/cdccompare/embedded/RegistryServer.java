@@ -36,6 +36,14 @@ public final class RegistryServer extends ChildProcessServer {
     return "http://127.0.0.1:" + port + "/apis/ccompat/v7";
   }
 
+  /**
+   * Base URL of Apicurio's own v2 API: what Apicurio's serdes and Kafka Connect converter call
+   * {@code apicurio.registry.url}.
+   */
+  public String apicurioApiUrl() {
+    return "http://127.0.0.1:" + port + "/apis/registry/v2";
+  }
+
   @Override
   public void start() {
     try {
@@ -83,7 +91,7 @@ public final class RegistryServer extends ChildProcessServer {
     }
   }
 
-  private static String ownCodeLocation() {
+  static String ownCodeLocation() {
     try {
       return Path.of(
               ParentWatchdog.class.getProtectionDomain().getCodeSource().getLocation().toURI())

@@ -19,7 +19,7 @@ class EnvironmentLifecycleIT {
   @Test
   void closeStopsEveryProcessAndDeletesEveryTemporaryDirectory() {
     // Given: every component running
-    EmbeddedEnvironment env = EmbeddedEnvironment.start(EnumSet.allOf(Component.class));
+    EmbeddedEnvironment env = EmbeddedEnvironment.start(Component.all());
     Path root = env.root();
     List<ProcessHandle> processes = env.processes();
     assertThat(processes).allMatch(ProcessHandle::isAlive);
@@ -94,5 +94,15 @@ class EnvironmentLifecycleIT {
     assertThat(Component.parseList("postgres, kafka"))
         .containsExactlyInAnyOrder(
             Component.SOURCE_POSTGRES, Component.TARGET_POSTGRES, Component.KAFKA);
+  }
+
+  @Test
+  void allIsEveryServerButTheConnectWorkerWhichStartsOnlyWhenNamed() {
+    assertThat(Component.parseList("all"))
+        .isEqualTo(Component.all())
+        .doesNotContain(Component.CONNECT)
+        .containsAll(EnumSet.complementOf(EnumSet.of(Component.CONNECT)));
+    assertThat(Component.parseList("kafka,connect"))
+        .containsExactlyInAnyOrder(Component.KAFKA, Component.CONNECT);
   }
 }

@@ -17,7 +17,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
@@ -117,7 +116,7 @@ public final class Demo implements AutoCloseable {
     narrator.step(
         "Starting the embedded environment: Kafka (KRaft), schema registry, PostgreSQL source"
             + " and target, MariaDB");
-    env = EmbeddedEnvironment.start(EnumSet.allOf(Component.class));
+    env = EmbeddedEnvironment.start(Component.all());
     configDir = Files.createDirectories(env.root().resolve("demo-config"));
     narrator.done("up; the demo's files are in " + env.root() + " (deleted at the end)");
   }

@@ -13,7 +13,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -88,7 +87,7 @@ public final class SoakRun {
   public SoakOutcome run() throws Exception {
     long begin = System.currentTimeMillis();
     say("starting the embedded environment (seed " + options.seed() + ")");
-    env = EmbeddedEnvironment.start(EnumSet.allOf(Component.class));
+    env = EmbeddedEnvironment.start(Component.all());
     Path root = env.root();
     ResultLog results = null;
     List<Thread> threads = new ArrayList<>();
