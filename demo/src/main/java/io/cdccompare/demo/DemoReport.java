@@ -1,4 +1,4 @@
-package io.cdccompare.app.demo;
+package io.cdccompare.demo;
 
 import io.cdccompare.operations.config.TargetsConfig;
 import io.cdccompare.producer.compare.CompareRun;

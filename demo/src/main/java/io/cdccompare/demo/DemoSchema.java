@@ -1,4 +1,4 @@
-package io.cdccompare.app.demo;
+package io.cdccompare.demo;
 
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,4 +1,4 @@
-package io.cdccompare.app.demo;
+package io.cdccompare.demo;
 
 import io.cdccompare.capture.Capture;
 import io.cdccompare.capture.CaptureConfig;

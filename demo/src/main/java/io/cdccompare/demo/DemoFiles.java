@@ -1,4 +1,4 @@
-package io.cdccompare.app.demo;
+package io.cdccompare.demo;
 
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.JdbcServer;

@@ -1,4 +1,4 @@
-package io.cdccompare.app.demo;
+package io.cdccompare.demo;
 
 import io.cdccompare.operations.recheck.RecheckOutcome;
 import io.cdccompare.report.read.DifferenceKeys;

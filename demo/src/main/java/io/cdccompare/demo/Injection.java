@@ -1,4 +1,4 @@
-package io.cdccompare.app.demo;
+package io.cdccompare.demo;
 
 import io.cdccompare.core.key.KeyCodec;
 import io.cdccompare.core.rowhash.LogicalType;
