@@ -93,6 +93,12 @@ class StopOnSigtermIT {
   @Test
   void captureVerifyAndAlertsStopOnSigtermAndKeepTheirWork(
       EmbeddedEnvironment env, @TempDir Path dir) throws Exception {
+    assertThat(sigintIgnored())
+        .as(
+            "SIGINT is ignored by this test JVM, so by the commands it starts: it inherited that"
+                + " from a build started in the background of a non-interactive shell (nohup ..."
+                + " &); start the build in the foreground, or from a shell with job control")
+        .isFalse();
     // Given a source table of 300 rows to replicate to target pg, and two alerts on the alerts
     // topic
     String app = "sigterm-verify-" + Long.toString(System.nanoTime() % 1_000_000_000L, 36);
@@ -239,6 +245,16 @@ class StopOnSigtermIT {
   private enum Signal {
     TERM,
     INT
+  }
+
+  /** Whether this JVM ignores SIGINT (bit 2 of {@code SigIgn} in {@code /proc/self/status}). */
+  private static boolean sigintIgnored() throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+      if (line.startsWith("SigIgn:")) {
+        return (Long.parseUnsignedLong(line.substring("SigIgn:".length()).trim(), 16) & 2L) != 0;
+      }
+    }
+    return false;
   }
 
   /** A process that was sent a signal: the processes it had started, and when it was sent. */
