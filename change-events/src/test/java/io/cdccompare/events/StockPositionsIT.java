@@ -135,20 +135,7 @@ class StockPositionsIT {
                       .anyMatch(o -> ((Number) o.get("lsn_commit")).longValue() >= bounds[2]));
     } finally {
       connect.delete(connector);
-      await("the slot dropped")
-          .atMost(Duration.ofSeconds(30))
-          .ignoreExceptions()
-          .until(
-              () -> {
-                source.sql(
-                    "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
-                        + " WHERE slot_name = '"
-                        + slot
-                        + "'");
-                return source
-                    .rows("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + slot + "'")
-                    .isEmpty();
-              });
+      source.dropSlot(slot);
     }
   }
 

@@ -62,6 +62,31 @@ public class SourceFixture {
     }
   }
 
+  /**
+   * Drops a replication slot of the source once nothing holds it (the task of a connector just
+   * deleted lets go of its slot a moment later), trying for up to 30 s.
+   *
+   * @throws IllegalStateException when the slot is still there after 30 s
+   */
+  public void dropSlot(String slot) throws SQLException, InterruptedException {
+    String where = " FROM pg_replication_slots WHERE slot_name = '" + slot + "'";
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (true) {
+      try {
+        sql("SELECT pg_drop_replication_slot(slot_name)" + where);
+      } catch (SQLException stillActive) {
+        // held by a walsender that has not ended yet: try again
+      }
+      if (rows("SELECT 1" + where).isEmpty()) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("replication slot " + slot + " still held after 30 s");
+      }
+      Thread.sleep(200);
+    }
+  }
+
   /** The rows a query returns, each as its column values. */
   public List<Object[]> rows(String query) throws SQLException {
     List<Object[]> rows = new ArrayList<>();

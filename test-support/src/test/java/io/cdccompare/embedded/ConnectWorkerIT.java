@@ -67,25 +67,11 @@ class ConnectWorkerIT {
   }
 
   @AfterEach
-  void deleteConnectorsAndSlot() throws SQLException {
+  void deleteConnectorsAndSlot() throws Exception {
     for (String name : connectors) {
       connect.delete(name);
     }
-    String slot = slot();
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .ignoreExceptions()
-        .until(
-            () -> {
-              source.sql(
-                  "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
-                      + " WHERE slot_name = '"
-                      + slot
-                      + "'");
-              return source
-                  .rows("SELECT 1 FROM pg_replication_slots WHERE slot_name = '" + slot + "'")
-                  .isEmpty();
-            });
+    source.dropSlot(slot());
   }
 
   @Test
