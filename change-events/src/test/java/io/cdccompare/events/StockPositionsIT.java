@@ -7,7 +7,6 @@ import io.cdccompare.core.stream.SourcePosition;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.ConnectClient;
 import io.cdccompare.embedded.EmbeddedEnvironment;
-import io.cdccompare.embedded.PostgresServer;
 import io.cdccompare.embedded.WithEmbedded;
 import io.cdccompare.testsupport.SourceFixture;
 import java.sql.Connection;
@@ -16,7 +15,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -48,7 +46,7 @@ class StockPositionsIT {
     String connector = "stock-" + source.prefix;
     String slot = "stock_" + source.prefix.toLowerCase(Locale.ROOT);
     String topic = source.prefix + ".public.items";
-    connect.create(connector, connectorConfig(env.sourcePostgres(), source, slot));
+    connect.create(connector, connectorConfig(source, slot));
     try {
       await("the connector streaming from its slot")
           .atMost(DELIVERY)
@@ -156,25 +154,9 @@ class StockPositionsIT {
     return events;
   }
 
-  private static Map<String, String> connectorConfig(
-      PostgresServer pg, SourceFixture source, String slot) {
-    Map<String, String> config = new HashMap<>();
-    config.put("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
-    config.put("tasks.max", "1");
-    config.put("database.hostname", pg.host());
-    config.put("database.port", Integer.toString(pg.port()));
-    config.put("database.user", pg.user());
-    config.put("database.password", pg.password());
-    config.put("database.dbname", source.database);
-    config.put("topic.prefix", source.prefix);
-    config.put("plugin.name", "pgoutput");
-    config.put("slot.name", slot);
-    config.put("publication.name", "pub_" + slot);
-    config.put("publication.autocreate.mode", "filtered");
-    config.put("table.include.list", "public.items");
+  private static Map<String, String> connectorConfig(SourceFixture source, String slot) {
+    Map<String, String> config = source.debeziumConnector(slot, "public.items");
     config.put("snapshot.mode", "no_data"); // streaming only: every event has a log position
-    config.put("topic.creation.default.replication.factor", "1");
-    config.put("topic.creation.default.partitions", "1");
     for (String side : List.of("key", "value")) {
       config.put(side + ".converter", "org.apache.kafka.connect.json.JsonConverter");
       config.put(side + ".converter.schemas.enable", "true");

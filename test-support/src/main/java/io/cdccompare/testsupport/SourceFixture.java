@@ -63,6 +63,34 @@ public class SourceFixture {
   }
 
   /**
+   * The settings of a stock Debezium PostgreSQL connector (for the embedded Kafka Connect worker)
+   * on this fixture's database and topic prefix: pgoutput, the slot {@code slot} and a publication
+   * of the same name filtered to {@code table} ({@code schema.table}), topics created with one
+   * partition. Converters and the snapshot mode are the caller's.
+   */
+  public Map<String, String> debeziumConnector(String slot, String table) {
+    PostgresServer pg = env.sourcePostgres();
+    Map<String, String> config = new HashMap<>();
+    config.put("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
+    config.put("tasks.max", "1");
+    config.put("database.hostname", pg.host());
+    config.put("database.port", Integer.toString(pg.port()));
+    config.put("database.user", pg.user());
+    config.put("database.password", pg.password());
+    config.put("database.dbname", database);
+    config.put("topic.prefix", prefix);
+    config.put("plugin.name", "pgoutput");
+    config.put("slot.name", slot);
+    config.put("publication.name", "pub_" + slot);
+    config.put("publication.autocreate.mode", "filtered");
+    config.put("table.include.list", table);
+    // the broker creates no topic by itself
+    config.put("topic.creation.default.replication.factor", "1");
+    config.put("topic.creation.default.partitions", "1");
+    return config;
+  }
+
+  /**
    * Drops a replication slot of the source once nothing holds it (the task of a connector just
    * deleted lets go of its slot a moment later), trying for up to 30 s.
    *

@@ -223,25 +223,9 @@ class ConnectWorkerIT {
   }
 
   private Map<String, String> sourceConfig(Map<String, String> converters) {
-    PostgresServer pg = env.sourcePostgres();
-    Map<String, String> config = new HashMap<>(converters);
-    config.put("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
-    config.put("tasks.max", "1");
-    config.put("database.hostname", pg.host());
-    config.put("database.port", Integer.toString(pg.port()));
-    config.put("database.user", pg.user());
-    config.put("database.password", pg.password());
-    config.put("database.dbname", source.database);
-    config.put("topic.prefix", source.prefix);
-    config.put("plugin.name", "pgoutput");
-    config.put("slot.name", slot());
-    config.put("publication.name", "pub_" + source.prefix.toLowerCase(java.util.Locale.ROOT));
-    config.put("publication.autocreate.mode", "filtered");
-    config.put("table.include.list", "public." + TABLE);
+    Map<String, String> config = source.debeziumConnector(slot(), "public." + TABLE);
+    config.putAll(converters);
     config.put("snapshot.mode", "initial");
-    // the broker creates no topic by itself
-    config.put("topic.creation.default.replication.factor", "1");
-    config.put("topic.creation.default.partitions", "1");
     return config;
   }
 
