@@ -159,13 +159,8 @@ final class SourceCatalog implements AutoCloseable, TopicLayout.PartitionRecord 
    * missing, and (re)installs the signal table's re-send fence trigger.
    */
   void ensureNoteTables() throws SQLException {
+    NoteTable.create(connection);
     try (Statement s = connection.createStatement()) {
-      s.execute("CREATE SCHEMA IF NOT EXISTS repi");
-      s.execute(NoteTable.DDL);
-      s.execute(NoteTable.UPGRADE);
-      s.execute(NoteTable.TOPICS_DDL);
-      s.execute(NoteTable.POSITIONS_DDL);
-      s.execute(NoteTable.POSITIONS_UPGRADE);
       s.execute(SignalTable.DDL);
       s.execute(SignalTable.FENCES_DDL);
     }

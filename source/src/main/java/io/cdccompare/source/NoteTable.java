@@ -1,6 +1,9 @@
 package io.cdccompare.source;
 
 import io.cdccompare.core.table.TableName;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 
 /**
  * The layout of {@code repi.validatetables}, the table whose updates are the compare notes. One row
@@ -116,6 +119,30 @@ public final class NoteTable {
         partitions  integer     NOT NULL CHECK (partitions > 0),
         recorded_at timestamptz NOT NULL DEFAULT now()
       )""";
+
+  /**
+   * Creates the {@code repi} schema, the note table and the positions table when missing, and adds
+   * the columns an earlier version lacked, in one committed transaction on {@code connection}
+   * (whose autocommit is restored).
+   */
+  public static void create(Connection connection) throws SQLException {
+    boolean autoCommit = connection.getAutoCommit();
+    connection.setAutoCommit(false);
+    try (Statement s = connection.createStatement()) {
+      s.execute("CREATE SCHEMA IF NOT EXISTS repi");
+      s.execute(DDL);
+      s.execute(UPGRADE);
+      s.execute(TOPICS_DDL);
+      s.execute(POSITIONS_DDL);
+      s.execute(POSITIONS_UPGRADE);
+      connection.commit();
+    } catch (SQLException e) {
+      connection.rollback();
+      throw e;
+    } finally {
+      connection.setAutoCommit(autoCommit);
+    }
+  }
 
   private NoteTable() {}
 }

@@ -70,6 +70,9 @@ final class ChunkCloser implements AutoCloseable {
               List<HashRecordLocation> locations = writer.write(id, plan, read);
               Failpoint.hit(Failpoint.COMPARE_HASHES_WRITTEN);
               notes.closeChunk(table, id.runId(), id.chunk(), read, hashesTopic, locations, saved);
+              if (plan.externalCapture()) {
+                notes.tick(table);
+              }
               return new Closed(read, System.nanoTime() - start);
             });
   }

@@ -39,6 +39,7 @@ public final class CompareConfig extends ConnectionConfig {
   public static final String TASK_NAME = "task.name";
   public static final String TASK_KIND = "task.kind";
   public static final String TABLES = "tables";
+  public static final String CAPTURE = "capture";
   public static final String CHUNK = "chunk";
   public static final String DEEP = "deep";
   public static final String DEEP_ROTATE = "deep.rotate";
@@ -84,6 +85,16 @@ public final class CompareConfig extends ConnectionConfig {
               Importance.MEDIUM,
               "full compares every chunk of the tables; incremental only the keys changed since"
                   + " each table's last completed run (a table without one gets a full run).")
+          .define(
+              CAPTURE,
+              Type.STRING,
+              "cdc-compare",
+              ValidString.in("cdc-compare", "kafka-connect"),
+              Importance.HIGH,
+              "Who captures the source: cdc-compare (its own capture, markers in the table"
+                  + " topics) or kafka-connect (a Debezium PostgreSQL connector on Kafka Connect with"
+                  + " topic.prefix, repi.validatetables in its table.include.list; full runs only,"
+                  + " README \"Checking a Kafka Connect pipeline you already run\").")
           .define(
               TABLES,
               Type.STRING,
@@ -262,6 +273,13 @@ public final class CompareConfig extends ConnectionConfig {
 
   private CompareConfig(Map<String, String> raw) {
     super(raw, new AbstractConfig(DEFINITION, raw, false));
+    if (externalCapture() && values.getString(TASK_KIND).equals("incremental")) {
+      throw new ConfigException(
+          TASK_KIND
+              + "=incremental reads the changes from cdc-compare's own capture; with "
+              + CAPTURE
+              + "=kafka-connect only full runs are supported");
+    }
     this.tableTasks =
         TableSettings.parse(
             TableName.parseList(values.getString(TABLES)),
@@ -300,6 +318,16 @@ public final class CompareConfig extends ConnectionConfig {
    */
   public TaskKind kind() {
     return values.getString(TASK_KIND).equals("incremental") ? TaskKind.INCREMENTAL : TaskKind.FULL;
+  }
+
+  /**
+   * Whether a Debezium connector on Kafka Connect captures the source ({@value #CAPTURE}{@code
+   * =kafka-connect}): no markers in the table topics, the notes reach the verifiers on the
+   * connector's topic of {@code repi.validatetables}, and every chunk is judged whole, as one
+   * logical partition (docs/design.md, "Stock Debezium pipelines").
+   */
+  public boolean externalCapture() {
+    return values.getString(CAPTURE).equals("kafka-connect");
   }
 
   public SourceDatabase source() {

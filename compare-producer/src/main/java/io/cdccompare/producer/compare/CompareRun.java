@@ -274,6 +274,16 @@ public final class CompareRun {
    */
   static List<ScanPlan> resolve(CompareConfig config, Connection catalog, List<TableTask> tasks)
       throws SQLException {
+    if (!PgCatalog.tableExists(catalog, NoteTable.NAME) && config.externalCapture()) {
+      NoteTable.create(catalog);
+      throw new ConfigException(
+          "source database "
+              + config.source().database()
+              + " had no "
+              + NoteTable.NAME
+              + ": created it now. Add it to the Debezium connector's table.include.list (and to"
+              + " its publication), wait until the connector runs with it, then run again");
+    }
     if (!PgCatalog.tableExists(catalog, NoteTable.NAME)) {
       throw new ConfigException(
           "source database "
@@ -290,7 +300,8 @@ public final class CompareRun {
             config.source().database(),
             config.topicPrefix(),
             config.hashFormat(),
-            config.hashFunction());
+            config.hashFunction(),
+            config.externalCapture());
     List<ScanPlan> plans = new ArrayList<>();
     for (TableTask task : tasks) {
       plans.add(tables.resolve(task));

@@ -326,6 +326,9 @@ public final class KeyListRun {
       List<HashRecordLocation> locations =
           writer.write(id, plan, read.read(), read.absentKeys(), list);
       notes.close(table, runId, chunk, read.read(), config.hashesTopic(), locations);
+      if (plan.externalCapture()) {
+        notes.tick(table);
+      }
       chunk++;
       keys += list.size();
       present += read.read().comparedRows();

@@ -59,6 +59,13 @@ public final class RepairRun {
    * waits up to {@code read.visibility.timeout.ms} for the table's writers (its fence).
    */
   public static Resend throughCapture(CompareConfig config, Duration timeout) {
+    if (config.externalCapture()) {
+      throw new ConfigException(
+          CompareConfig.CAPTURE
+              + "=kafka-connect: a repair re-sends rows through cdc-compare's own capture, which"
+              + " this task does not use; repair the target by the connector's own means (an"
+              + " incremental snapshot signal) and run compare recheck");
+    }
     KeyResend capture =
         KeyResend.of(
             config.bootstrapServers(), config.topicPrefix(), config.readVisibilityTimeout());

@@ -23,7 +23,11 @@ import java.util.Map;
  * @param physicalTypes every source column's physical type
  * @param topic the table topic the capture writes the table's changes and markers to
  * @param hashLength bytes per row hash of {@code hashFunction}
- * @param partitions that topic's partition count (the key-to-partition mapping)
+ * @param partitions that topic's partition count (the key-to-partition mapping); 1 with an external
+ *     capture, whose chunks are judged whole (one logical partition)
+ * @param externalCapture whether a Debezium connector on Kafka Connect captures the table ({@link
+ *     CompareConfig#externalCapture}): its topic may have any partition count, and every CLOSE note
+ *     is followed by a tick ({@link TaskBookkeeping#tick})
  */
 record ScanPlan(
     TableTask task,
@@ -36,7 +40,8 @@ record ScanPlan(
     HashFunction hashFunction,
     int hashLength,
     String topic,
-    int partitions) {
+    int partitions,
+    boolean externalCapture) {
 
   ScanPlan {
     keyColumns = List.copyOf(keyColumns);

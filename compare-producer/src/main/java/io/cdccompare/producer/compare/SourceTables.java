@@ -42,6 +42,7 @@ final class SourceTables {
   private final String topicPrefix;
   private final CanonicalFormat format;
   private final HashFunction hashFunction;
+  private final boolean externalCapture;
   private final int hashLength;
   private final Dialect dialect = new PostgresDialect();
 
@@ -50,8 +51,10 @@ final class SourceTables {
       String database,
       String topicPrefix,
       CanonicalFormat format,
-      HashFunction hashFunction) {
+      HashFunction hashFunction,
+      boolean externalCapture) {
     this.connection = connection;
+    this.externalCapture = externalCapture;
     this.database = database;
     this.topicPrefix = topicPrefix;
     this.format = format;
@@ -120,7 +123,8 @@ final class SourceTables {
           hashFunction,
           hashLength,
           topic,
-          capturedPartitions(name, topic));
+          externalCapture ? 1 : capturedPartitions(name, topic),
+          externalCapture);
     } catch (IllegalArgumentException e) {
       throw new ConfigException(path.substring(0, path.length() - 1) + ": " + e.getMessage());
     }

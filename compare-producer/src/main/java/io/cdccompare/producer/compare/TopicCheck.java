@@ -101,7 +101,7 @@ final class TopicCheck implements AutoCloseable {
                         + ": its topic "
                         + plan.topic()
                         + " does not exist; start the capture first"));
-    if (found != plan.partitions()) {
+    if (!plan.externalCapture() && found != plan.partitions()) {
       throw new ConfigException(
           "table "
               + plan.task().table()

@@ -36,7 +36,8 @@ class HashRecordWriterTest {
           HashFunction.md5(),
           16,
           "p.public.t",
-          PARTITIONS);
+          PARTITIONS,
+          false);
   private static final ChunkId FULL =
       new ChunkId("task", "run", TaskKind.FULL, "public.t", 4, 0, 1);
   private static final ChunkId RECHECK =

@@ -221,12 +221,12 @@ public final class VerifyTopologyFactory {
   }
 
   /** The registry settings for the serdes: the URL and any {@code schema.registry.*} extra. */
-  private static Map<String, Object> registryConfig(VerifierSettings settings) {
+  static Map<String, Object> registryConfig(VerifierSettings settings) {
     return RegistryClientConfig.serdeSettings(
         settings.kafka().registryUrl(), settings.kafka().registrySettings());
   }
 
-  private static <T extends SpecificRecord> SpecificAvroDeserializer<T> deserializer(
+  static <T extends SpecificRecord> SpecificAvroDeserializer<T> deserializer(
       Map<String, Object> registry, Class<T> type) {
     SpecificAvroDeserializer<T> deserializer = new SpecificAvroDeserializer<>();
     Map<String, Object> config = new HashMap<>(registry);

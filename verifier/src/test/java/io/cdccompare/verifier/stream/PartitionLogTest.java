@@ -1,0 +1,80 @@
+package io.cdccompare.verifier.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which records of a stock table partition keep a chunk's keys in flight, and which are dropped.
+ */
+class PartitionLogTest {
+  private static final OptionalLong OPEN = OptionalLong.of(500);
+
+  @Test
+  void recordsOfTransactionsStreamedAfterTheOpenAreInFlightAndEarlierOnesAreNot() {
+    // Given
+    PartitionLog log = new PartitionLog(0);
+    log.add(0, "snap", OptionalLong.of(PartitionLog.SNAPSHOT));
+    log.add(1, "before", OptionalLong.of(400));
+    log.add(2, "open-tx", OptionalLong.of(500));
+    log.add(3, "after", OptionalLong.of(700));
+
+    // When, Then
+    assertThat(log.inFlightAfter(OPEN, 4)).containsExactly("open-tx", "after");
+    assertThat(log.inFlightAfter(OPEN, 3)).containsExactly("open-tx");
+    assertThat(log.inFlightAfter(OptionalLong.empty(), 4))
+        .as("an OPEN of unknown position: every record counts")
+        .containsExactly("snap", "before", "open-tx", "after");
+  }
+
+  @Test
+  void aRedeliveredOlderRecordAfterANewerOneStaysInFlight() {
+    // Given a worker crash: the older run is sent again after the newer record
+    PartitionLog log = new PartitionLog(0);
+    log.add(0, "a", OptionalLong.of(300));
+    log.add(1, "b", OptionalLong.of(600));
+    log.add(2, "a", OptionalLong.of(300));
+
+    // When, Then
+    assertThat(log.inFlightAfter(OPEN, 3)).containsExactly("b", "a");
+  }
+
+  @Test
+  void aRecordWithoutLastCommitCountsAsAfterUntilTheNextRecordBoundsIt() {
+    // Given the first transaction after a connector start
+    PartitionLog log = new PartitionLog(0);
+    log.add(0, "first", OptionalLong.empty());
+
+    // Then
+    assertThat(log.inFlightAfter(OPEN, 1)).containsExactly("first");
+    log.dropBefore(10_000);
+    assertThat(log.size()).as("unknown: never dropped").isEqualTo(1);
+
+    // When the next transaction bounds its commit at 450, before the OPEN
+    log.add(1, "next", OptionalLong.of(450));
+
+    // Then
+    assertThat(log.inFlightAfter(OPEN, 2)).isEmpty();
+    assertThat(log.inFlightAfter(OptionalLong.of(420), 2)).containsExactly("first", "next");
+  }
+
+  @Test
+  void dropsOnlyFromTheFrontAndOnlyWhatIsBeforeTheFloor() {
+    // Given
+    PartitionLog log = new PartitionLog(5);
+    log.add(5, "a", OptionalLong.of(100));
+    log.add(6, "b", OptionalLong.of(900));
+    log.add(7, "c", OptionalLong.of(200));
+
+    // When
+    log.dropBefore(500);
+
+    // Then: c is before the floor but behind b, which is not
+    assertThat(log.size()).isEqualTo(2);
+    assertThat(log.inFlightAfter(OPEN, 8)).containsExactly("b", "c");
+    assertThat(log.next()).isEqualTo(8);
+    log.skipTo(20);
+    assertThat(log.next()).isEqualTo(20);
+  }
+}
