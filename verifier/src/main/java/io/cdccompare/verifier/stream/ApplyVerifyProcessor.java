@@ -355,21 +355,7 @@ final class ApplyVerifyProcessor implements Processor<byte[], byte[], String, Ch
               .orElseThrow(
                   () -> new IllegalStateException("verdict " + id + " skipped but not stored"));
     }
-    LOG.info(
-        "target={} task={} run={} table={} chunk={} partition={} state={} matched={} failed={}"
-            + " missed={} extra={} in_flight={}",
-        settings.target(),
-        id.task(),
-        id.runId(),
-        id.table(),
-        id.chunk(),
-        id.tablePartition(),
-        verdict.state(),
-        verdict.verdict().matched(),
-        verdict.verdict().failed(),
-        verdict.verdict().missed(),
-        verdict.verdict().extra(),
-        verdict.verdict().inFlight());
+    ChunkResults.log(LOG, settings.target(), verdict);
     if (unanswered && verdict.state() == ChunkState.UNVERIFIABLE) {
       alerts.raise(
           AlertCode.UNVERIFIABLE,

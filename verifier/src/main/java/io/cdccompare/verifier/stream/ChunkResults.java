@@ -2,10 +2,12 @@ package io.cdccompare.verifier.stream;
 
 import io.cdccompare.core.verdict.ChunkVerdict;
 import io.cdccompare.core.verdict.PartitionVerdict;
+import io.cdccompare.core.verdict.VerdictId;
 import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.ChunkState;
 import io.cdccompare.schemas.avro.Marker;
 import io.cdccompare.schemas.avro.RowCounts;
+import org.slf4j.Logger;
 
 /** Maps a partition's verdict on a chunk to the {@code ChunkResult} of the results topic. */
 final class ChunkResults {
@@ -24,6 +26,27 @@ final class ChunkResults {
         + target
         + "/"
         + verdict.id().tablePartition();
+  }
+
+  /** The log line of a partition's verdict on a chunk: its id, state and counts. */
+  static void log(Logger log, String target, PartitionVerdict verdict) {
+    VerdictId id = verdict.id();
+    ChunkVerdict rows = verdict.verdict();
+    log.info(
+        "target={} task={} run={} table={} chunk={} partition={} state={} matched={} failed={}"
+            + " missed={} extra={} in_flight={}",
+        target,
+        id.task(),
+        id.runId(),
+        id.table(),
+        id.chunk(),
+        id.tablePartition(),
+        verdict.state(),
+        rows.matched(),
+        rows.failed(),
+        rows.missed(),
+        rows.extra(),
+        rows.inFlight());
   }
 
   static ChunkResult of(Marker close, String topic, String target, PartitionVerdict verdict) {

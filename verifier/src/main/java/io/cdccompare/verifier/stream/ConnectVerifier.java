@@ -25,6 +25,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -241,16 +242,7 @@ public final class ConnectVerifier implements AutoCloseable {
       try {
         event = events.note(record.topic(), record.value());
       } catch (RuntimeException e) {
-        throw new IllegalStateException(
-            "topic "
-                + record.topic()
-                + " partition "
-                + record.partition()
-                + " offset "
-                + record.offset()
-                + " is no readable note: "
-                + e.getMessage(),
-            e);
+        throw unreadable(record, "is no readable note", e);
       }
       if (event != null) {
         note(event, record);
@@ -272,7 +264,7 @@ public final class ConnectVerifier implements AutoCloseable {
     if (!sourceOfTopic.containsKey(settings.tables().topicOf(note.table()))) {
       return; // another target's table
     }
-    String id = note.task() + "/" + note.runId() + "/" + note.table() + "/" + note.chunk();
+    String id = idOf(note);
     if (note.phase() == Note.Phase.OPEN) {
       openNotes.putIfAbsent(id, event.lastCommit());
       forgetOtherRuns(note);
@@ -300,6 +292,23 @@ public final class ConnectVerifier implements AutoCloseable {
             open,
             new RecordPosition(record.topic(), record.partition(), record.offset(), null),
             Instant.ofEpochMilli(record.timestamp())));
+  }
+
+  /** The error that stops the verifier at a record it cannot read, naming where it is. */
+  private static IllegalStateException unreadable(
+      ConsumerRecord<byte[], byte[]> record, String what, RuntimeException cause) {
+    return new IllegalStateException(
+        "topic "
+            + record.topic()
+            + " partition "
+            + record.partition()
+            + " offset "
+            + record.offset()
+            + " "
+            + what
+            + ": "
+            + cause.getMessage(),
+        cause);
   }
 
   /** An OPEN of another run of the same task and table ends the chunks its earlier runs left. */
@@ -334,8 +343,8 @@ public final class ConnectVerifier implements AutoCloseable {
             keyColumns.stream().map(HashedColumn::sourceName).toList());
     String topic = settings.tables().topicOf(note.table());
     Map<Integer, PartitionLog> logs = new LinkedHashMap<>();
-    List<TopicPartition> assigned = new java.util.ArrayList<>(tables.assignment());
-    List<TopicPartition> added = new java.util.ArrayList<>();
+    List<TopicPartition> assigned = new ArrayList<>(tables.assignment());
+    List<TopicPartition> added = new ArrayList<>();
     for (var p : tables.partitionsFor(topic, Duration.ofSeconds(30))) {
       logs.put(p.partition(), new PartitionLog(0));
       added.add(new TopicPartition(topic, p.partition()));
@@ -359,16 +368,7 @@ public final class ConnectVerifier implements AutoCloseable {
       try {
         change = events.change(record.topic(), record.key(), record.value(), state.keys());
       } catch (RuntimeException e) {
-        throw new IllegalStateException(
-            "topic "
-                + record.topic()
-                + " partition "
-                + record.partition()
-                + " offset "
-                + record.offset()
-                + " cannot be read: "
-                + e.getMessage(),
-            e);
+        throw unreadable(record, "cannot be read", e);
       }
       if (change == null) {
         log.skipTo(record.offset() + 1);
@@ -439,20 +439,7 @@ public final class ConnectVerifier implements AutoCloseable {
     if (result.verdictsSkipped() > 0) {
       verdict = target.storedVerdict(id).orElseThrow();
     }
-    LOG.info(
-        "target={} task={} run={} table={} chunk={} state={} matched={} failed={} missed={}"
-            + " extra={} in_flight={}",
-        settings.target(),
-        id.task(),
-        id.runId(),
-        id.table(),
-        id.chunk(),
-        verdict.state(),
-        verdict.verdict().matched(),
-        verdict.verdict().failed(),
-        verdict.verdict().missed(),
-        verdict.verdict().extra(),
-        verdict.verdict().inFlight());
+    ChunkResults.log(LOG, settings.target(), verdict);
     if (verdict.state() == ChunkState.STALLED) {
       alerts.raise(
           AlertCode.STALLED,

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -32,7 +33,7 @@ final class ConnectorOffsets implements AutoCloseable {
   ConnectorOffsets(Map<String, Object> clientConfig, String topic, String connector) {
     this.topic = topic;
     this.connector = connector;
-    Map<String, Object> config = new java.util.HashMap<>(clientConfig);
+    Map<String, Object> config = new HashMap<>(clientConfig);
     config.remove(ConsumerConfig.GROUP_ID_CONFIG);
     config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
