@@ -1,0 +1,326 @@
+package io.cdccompare.verifier.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.cdccompare.core.table.TableName;
+import io.cdccompare.embedded.Component;
+import io.cdccompare.embedded.ConnectClient;
+import io.cdccompare.embedded.EmbeddedEnvironment;
+import io.cdccompare.embedded.WithEmbedded;
+import io.cdccompare.producer.compare.CompareConfig;
+import io.cdccompare.producer.compare.CompareRun;
+import io.cdccompare.schemas.avro.ChunkResult;
+import io.cdccompare.schemas.avro.ChunkState;
+import io.cdccompare.schemas.serde.SpecificAvroDeserializer;
+import io.cdccompare.testsupport.SourceFixture;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A pipeline the user already runs, proved as it is: Debezium's PostgreSQL connector on a real
+ * Kafka Connect worker (JSON with schemas) and Debezium's JDBC sink writing a PostgreSQL target,
+ * under a live load. The compare runs with {@code capture=kafka-connect}; the verifier reads the
+ * connector's topics and follows the sink's group. Differences injected on the target are found
+ * exactly, by key and class; nothing the load changes is reported different.
+ */
+@WithEmbedded({
+  Component.KAFKA,
+  Component.REGISTRY,
+  Component.SOURCE_POSTGRES,
+  Component.TARGET_POSTGRES,
+  Component.CONNECT
+})
+class ConnectPipelineIT {
+  private static final Duration DELIVERY = Duration.ofSeconds(120);
+  private static final int ROWS = 3_000;
+
+  @Test
+  void injectedDifferencesAreFoundExactlyOnATargetWrittenByTheJdbcSinkUnderLoad(
+      EmbeddedEnvironment env) throws Exception {
+    // Given a source of even ids, the connector and the sink, the target in step
+    SourceFixture source = new SourceFixture(env, "cpipe");
+    source.sql(
+        "CREATE TABLE items (id int PRIMARY KEY, name varchar(50) NOT NULL, qty int)",
+        "INSERT INTO items SELECT 2 * g, 'item ' || g, g FROM generate_series(1, " + ROWS + ") g");
+    String database = env.targetPostgres().createDatabase("target_" + source.prefix);
+    try (Connection c = env.targetPostgres().connect(database);
+        Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE items (id int PRIMARY KEY, name varchar(50) NOT NULL, qty int)");
+    }
+    Map<String, String> task = task(env, source);
+    assertThatThrownBy(() -> new CompareRun(CompareConfig.of(task), false).run())
+        .as("the first run creates the note table and says to add it to the connector")
+        .hasMessageContaining("created it now");
+    ConnectClient connect = env.connect().client();
+    String slot = "slot_" + source.prefix.toLowerCase(java.util.Locale.ROOT);
+    Map<String, String> json = new HashMap<>();
+    for (String side : List.of("key", "value")) {
+      json.put(side + ".converter", "org.apache.kafka.connect.json.JsonConverter");
+      json.put(side + ".converter.schemas.enable", "true");
+    }
+    Map<String, String> sourceConfig =
+        source.debeziumConnector(slot, "public.items,repi.validatetables");
+    sourceConfig.putAll(json);
+    sourceConfig.put("snapshot.mode", "initial");
+    String sourceName = source.prefix + "-source";
+    String sinkName = source.prefix + "-sink";
+    connect.create(sourceName, sourceConfig);
+    connect.create(sinkName, sinkConfig(env, source, database, json));
+    AtomicBoolean loading = new AtomicBoolean(true);
+    AtomicReference<Throwable> failed = new AtomicReference<>();
+    ConnectVerifier verifier = null;
+    Thread verifying = null;
+    Thread load = null;
+    try {
+      await().atMost(DELIVERY).ignoreExceptions().until(() -> count(env, database) == ROWS);
+
+      // differences on ids the load never touches (it changes ids up to 2000)
+      Set<String> updated = Set.of("4002", "5000", "5998");
+      Set<String> deleted = Set.of("4500", "5500");
+      Set<String> inserted = Set.of("4001", "5001");
+      try (Connection c = env.targetPostgres().connect(database);
+          Statement s = c.createStatement()) {
+        s.execute("UPDATE items SET qty = -1 WHERE id IN (4002, 5000, 5998)");
+        s.execute("DELETE FROM items WHERE id IN (4500, 5500)");
+        s.execute("INSERT INTO items VALUES (4001, 'extra', 1), (5001, 'extra', 2)");
+      }
+      load = new Thread(() -> load(source, loading, failed), "load");
+      load.start();
+
+      VerifierSettings settings =
+          VerifierSettings.builder("pg")
+              .applicationId("connect-verifier-" + UUID.randomUUID())
+              .bootstrapServers(env.kafka().bootstrapServers())
+              .registryUrl(env.registry().confluentApiUrl())
+              .topicPrefix(source.prefix)
+              .table(TableName.parse("public.items"))
+              .target(
+                  env.targetPostgres().jdbcUrl(database),
+                  env.targetPostgres().user(),
+                  env.targetPostgres().password())
+              .verifyOnly("connect-" + sinkName)
+              .followStallTimeout(Duration.ofSeconds(60))
+              .build();
+      ResultsTopic.ensure(settings);
+      verifier =
+          new ConnectVerifier(
+              settings,
+              new ConnectPipeline(
+                  sourceName, env.connect().internalTopics().get(1), notesTopic(source), json));
+      ConnectVerifier running = verifier;
+      verifying =
+          new Thread(
+              () -> {
+                try {
+                  running.run();
+                } catch (Throwable e) {
+                  failed.set(e);
+                }
+              },
+              "connect-verifier");
+      verifying.start();
+
+      // When
+      CompareRun.Summary summary = new CompareRun(CompareConfig.of(task), false).run();
+      long chunks = summary.tables().get(0).chunks();
+      String runId = summary.tables().get(0).runId();
+
+      // Then
+      List<ChunkResult> results = new ArrayList<>();
+      try (KafkaConsumer<String, ChunkResult> consumer = results(env, settings)) {
+        await()
+            .atMost(DELIVERY)
+            .untilAsserted(
+                () -> {
+                  assertThat(failed.get()).isNull();
+                  for (ConsumerRecord<String, ChunkResult> r :
+                      consumer.poll(Duration.ofMillis(200))) {
+                    if (r.value().getRunId().equals(runId)) {
+                      results.add(r.value());
+                    }
+                  }
+                  assertThat(results.stream().map(ChunkResult::getChunk).distinct().count())
+                      .isEqualTo(chunks);
+                });
+      }
+      assertThat(results).allMatch(r -> r.getState() == ChunkState.VERIFIED);
+      assertThat(keys(results, "failed")).isEqualTo(new TreeSet<>(updated));
+      assertThat(keys(results, "missed")).isEqualTo(new TreeSet<>(deleted));
+      assertThat(keys(results, "extra")).isEqualTo(new TreeSet<>(inserted));
+      Set<String> inFlight = keys(results, "inFlight");
+      assertThat(inFlight)
+          .as("only keys the load changed are in flight")
+          .allMatch(k -> Integer.parseInt(k) <= 2000)
+          .hasSameSizeAs(results.stream().flatMap(r -> r.getInFlightKeys().stream()).toList());
+      long counted =
+          results.stream()
+              .mapToLong(
+                  r ->
+                      r.getCounts().getMatched()
+                          + r.getCounts().getFailed()
+                          + r.getCounts().getMissed())
+              .sum();
+      assertThat(counted + inFlight.size())
+          .as("every source row counted once: matched, failed, missed or in flight")
+          .isGreaterThanOrEqualTo(ROWS)
+          .isLessThanOrEqualTo(sourceRows(source));
+    } finally {
+      loading.set(false);
+      if (load != null) {
+        load.join();
+      }
+      if (verifier != null) {
+        verifier.stop();
+        verifying.join(30_000);
+        verifier.close();
+      }
+      connect.delete(sinkName);
+      connect.delete(sourceName);
+      source.dropSlot(slot);
+    }
+    assertThat(failed.get()).isNull();
+  }
+
+  private static long sourceRows(SourceFixture source) throws Exception {
+    try (Connection c = source.connect();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT count(*) FROM items")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  private static Set<String> keys(List<ChunkResult> results, String kind) {
+    Set<String> keys = new TreeSet<>();
+    for (ChunkResult r : results) {
+      List<String> listed =
+          switch (kind) {
+            case "failed" -> r.getFailedKeys();
+            case "missed" -> r.getMissedKeys();
+            case "inFlight" -> r.getInFlightKeys();
+            default -> r.getExtraKeys();
+          };
+      keys.addAll(listed);
+    }
+    return keys;
+  }
+
+  /** Updates and inserts rows of ids up to 2000 until told to stop. */
+  private static void load(
+      SourceFixture source, AtomicBoolean loading, AtomicReference<Throwable> failed) {
+    try (Connection c = source.connect();
+        Statement s = c.createStatement()) {
+      int next = 1;
+      while (loading.get()) {
+        int id = 2 * ThreadLocalRandom.current().nextInt(1, 1000);
+        s.execute("UPDATE items SET qty = qty + 1 WHERE id = " + id);
+        if (next < 2000) {
+          s.execute("INSERT INTO items VALUES (" + next + ", 'new', 0) ON CONFLICT DO NOTHING");
+          next += 2;
+        }
+        Thread.sleep(20);
+      }
+    } catch (Throwable e) {
+      failed.compareAndSet(null, e);
+    }
+  }
+
+  private static Map<String, String> task(EmbeddedEnvironment env, SourceFixture source) {
+    Map<String, String> task = new HashMap<>();
+    task.put("task.name", "connect-" + source.prefix);
+    task.put("capture", "kafka-connect");
+    task.put("topic.prefix", source.prefix);
+    task.put("bootstrap.servers", env.kafka().bootstrapServers());
+    task.put("schema.registry.url", env.registry().confluentApiUrl());
+    task.put("source.hostname", env.sourcePostgres().host());
+    task.put("source.port", Integer.toString(env.sourcePostgres().port()));
+    task.put("source.database", source.database);
+    task.put("source.user", env.sourcePostgres().user());
+    task.put("source.password", env.sourcePostgres().password());
+    task.put("tables", "public.items");
+    task.put("chunk", "500");
+    task.put("deep", "100");
+    task.put("progress", "off");
+    task.put("targets", "pg");
+    task.put("recheck.in.flight", "false");
+    return task;
+  }
+
+  private static Map<String, String> sinkConfig(
+      EmbeddedEnvironment env, SourceFixture source, String database, Map<String, String> json) {
+    Map<String, String> config = new HashMap<>(json);
+    config.put("connector.class", "io.debezium.connector.jdbc.JdbcSinkConnector");
+    config.put("tasks.max", "1");
+    config.put("topics", source.prefix + ".public.items");
+    config.put("connection.url", env.targetPostgres().jdbcUrl(database));
+    config.put("connection.username", env.targetPostgres().user());
+    config.put("connection.password", env.targetPostgres().password());
+    config.put("insert.mode", "upsert");
+    config.put("delete.enabled", "true");
+    config.put("primary.key.mode", "record_key");
+    config.put("primary.key.fields", "id");
+    config.put("schema.evolution", "none");
+    config.put("collection.name.format", "items");
+    return config;
+  }
+
+  private static String notesTopic(SourceFixture source) {
+    return source.prefix + ".repi.validatetables";
+  }
+
+  private static long count(EmbeddedEnvironment env, String database) throws Exception {
+    try (Connection c = env.targetPostgres().connect(database);
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT count(*) FROM items")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  private static KafkaConsumer<String, ChunkResult> results(
+      EmbeddedEnvironment env, VerifierSettings settings) {
+    SpecificAvroDeserializer<ChunkResult> values = new SpecificAvroDeserializer<>();
+    values.configure(
+        Map.of(
+            "schema.registry.url",
+            env.registry().confluentApiUrl(),
+            SpecificAvroDeserializer.VALUE_TYPE,
+            ChunkResult.class.getName()),
+        false);
+    KafkaConsumer<String, ChunkResult> consumer =
+        new KafkaConsumer<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                env.kafka().bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG,
+                "results-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest",
+                // the results topic is created by the first verdict, after the subscription
+                ConsumerConfig.METADATA_MAX_AGE_CONFIG,
+                "500"),
+            new StringDeserializer(),
+            values);
+    consumer.subscribe(List.of(settings.tables().resultsTopic()));
+    return consumer;
+  }
+}
