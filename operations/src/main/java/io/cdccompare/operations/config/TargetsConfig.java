@@ -11,6 +11,9 @@ import io.cdccompare.core.table.TableName;
 import io.cdccompare.report.aggregate.ReportConfig;
 import io.cdccompare.report.aggregate.ReportReader;
 import io.cdccompare.schemas.registry.RegistryClientConfig;
+import io.cdccompare.source.NoteTable;
+import io.cdccompare.verifier.stream.ConnectPipeline;
+import io.cdccompare.verifier.stream.TargetMode;
 import io.cdccompare.verifier.stream.VerifierSettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -53,11 +56,25 @@ public final class TargetsConfig extends ConnectionConfig {
   public static final String SLOT_NAME = "slot.name";
   public static final String STATE_DIR = "state.dir";
   public static final String EXPLAIN_MASK = "explain.mask";
+  public static final String CONNECT_CONNECTOR = "connect.connector";
+  public static final String CONNECT_OFFSETS_TOPIC = "connect.offsets.topic";
+  public static final String CONNECT_NOTES_TOPIC = "connect.notes.topic";
+  public static final String CONNECT_KEY_CONVERTER = "connect.key.converter";
+  public static final String CONNECT_VALUE_CONVERTER = "connect.value.converter";
 
   static final String TARGET_PREFIX = "target.";
   static final String STREAMS_PREFIX = "streams.";
+  static final String CONNECT_PREFIX = "connect.";
   static final Set<String> PREFIXES =
-      Set.of(TARGET_PREFIX, STREAMS_PREFIX, "admin.", "consumer.", "schema.registry.");
+      Set.of(
+          TARGET_PREFIX,
+          STREAMS_PREFIX,
+          "admin.",
+          "consumer.",
+          "schema.registry.",
+          CONNECT_KEY_CONVERTER + ".",
+          CONNECT_VALUE_CONVERTER + ".");
+  private static final String JSON_CONVERTER = "org.apache.kafka.connect.json.JsonConverter";
   static final ConfigDef DEFINITION =
       ConnectionSettings.defineSource(ConnectionSettings.defineKafka(new ConfigDef()), false)
           .define(
@@ -186,13 +203,67 @@ public final class TargetsConfig extends ConnectionConfig {
               List.of(),
               Importance.MEDIUM,
               "Columns that report explain and the report page show as a hash only, never as"
-                  + " their value (source or target column names, any table, case ignored).");
+                  + " their value (source or target column names, any table, case ignored).")
+          .define(
+              CONNECT_CONNECTOR,
+              Type.STRING,
+              null,
+              Importance.HIGH,
+              "A stock pipeline: the name of the Debezium PostgreSQL connector on Kafka Connect"
+                  + " that captures the source (README, \"Checking a Kafka Connect pipeline you"
+                  + " already run\"). Set, every target is verify-only and follows its sink"
+                  + " connector's group; its topic.prefix is this file's.")
+          .define(
+              CONNECT_OFFSETS_TOPIC,
+              Type.STRING,
+              ConnectPipeline.DEFAULT_OFFSETS_TOPIC,
+              Importance.MEDIUM,
+              "A stock pipeline: the Kafka Connect worker's offset.storage.topic, where the"
+                  + " connector's source offsets are read.")
+          .define(
+              CONNECT_NOTES_TOPIC,
+              Type.STRING,
+              null,
+              Importance.LOW,
+              "A stock pipeline: the connector's topic of repi.validatetables, one partition"
+                  + " (default <prefix>.repi.validatetables).")
+          .define(
+              CONNECT_KEY_CONVERTER,
+              Type.STRING,
+              JSON_CONVERTER,
+              Importance.MEDIUM,
+              "A stock pipeline: the connector's key.converter; its settings as"
+                  + " connect.key.converter.<setting> (JSON needs schemas.enable=true).")
+          .define(
+              CONNECT_VALUE_CONVERTER,
+              Type.STRING,
+              JSON_CONVERTER,
+              Importance.MEDIUM,
+              "A stock pipeline: the connector's value.converter; its settings as"
+                  + " connect.value.converter.<setting>.");
 
   private final Map<String, TargetSection> targets;
 
   private TargetsConfig(Map<String, String> raw) {
     super(raw, new AbstractConfig(DEFINITION, withoutPrefixed(raw), false));
     this.targets = TargetSection.parse(raw, values.getList(TARGETS), tables());
+    String connector = values.getString(CONNECT_CONNECTOR);
+    if (connector != null && !connector.isBlank()) {
+      for (TargetSection target : targets.values()) {
+        if (target.mode() != TargetMode.VERIFY_ONLY) {
+          String t = TARGET_PREFIX + target.name();
+          throw new ConfigException(
+              t
+                  + ".mode is apply-verify but "
+                  + CONNECT_CONNECTOR
+                  + " is set: a sink connector writes each target of a stock pipeline; set "
+                  + t
+                  + ".mode=verify-only and "
+                  + t
+                  + ".follow.group=connect-<sink connector name>");
+        }
+      }
+    }
   }
 
   /**
@@ -343,6 +414,31 @@ public final class TargetsConfig extends ConnectionConfig {
   public String slotName() {
     String slot = values.getString(SLOT_NAME);
     return slot == null || slot.isBlank() ? PipelineNames.slot(topicPrefix()) : slot;
+  }
+
+  /**
+   * The stock Debezium pipeline the targets are verified against, when {@link #CONNECT_CONNECTOR}
+   * is set.
+   */
+  public Optional<ConnectPipeline> connectPipeline() {
+    String connector = values.getString(CONNECT_CONNECTOR);
+    if (connector == null || connector.isBlank()) {
+      return Optional.empty();
+    }
+    String notes = values.getString(CONNECT_NOTES_TOPIC);
+    Map<String, String> converters = new LinkedHashMap<>();
+    for (String side : List.of(CONNECT_KEY_CONVERTER, CONNECT_VALUE_CONVERTER)) {
+      String name = side.substring(CONNECT_PREFIX.length());
+      converters.put(name, values.getString(side));
+      ConfigFile.withPrefix(raw, side + ".")
+          .forEach((k, v) -> converters.put(name + "." + k, (String) v));
+    }
+    return Optional.of(
+        new ConnectPipeline(
+            connector.strip(),
+            values.getString(CONNECT_OFFSETS_TOPIC),
+            notes == null || notes.isBlank() ? topicPrefix() + "." + NoteTable.NAME : notes.strip(),
+            converters));
   }
 
   /** The {@code streams.*} settings without their prefix. */

@@ -6,6 +6,8 @@ import io.cdccompare.operations.config.TargetsConfig;
 import io.cdccompare.report.aggregate.ReportConfig;
 import io.cdccompare.report.aggregate.ReportTopics;
 import io.cdccompare.report.aggregate.ReportTopologyFactory;
+import io.cdccompare.verifier.stream.ConnectPipeline;
+import io.cdccompare.verifier.stream.ConnectVerifier;
 import io.cdccompare.verifier.stream.ResultsTopic;
 import io.cdccompare.verifier.stream.StreamThreads;
 import io.cdccompare.verifier.stream.VerifierMeters;
@@ -61,6 +63,8 @@ public final class RunningVerifier implements AutoCloseable {
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile ResultsTopicWatch watch;
+  private ConnectVerifier connect; // a stock pipeline's target: runs instead of the verify app
+  private Thread connectThread;
   private volatile boolean closing;
   private final AtomicReference<String> reportWaiting = new AtomicReference<>();
 
@@ -104,14 +108,19 @@ public final class RunningVerifier implements AutoCloseable {
     verifier.watch = ResultsTopicWatch.start(settings, config.resultsTopicCheck());
     try {
       Path stateDir = config.stateDir().resolve(settings.applicationId());
-      Properties verify = VerifyTopologyFactory.streamsProperties(settings);
-      verify.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("verify").toString());
-      int threads = StreamThreads.setDefault(settings, verify);
-      LOG.info("target={} verifier runs {} stream threads", settings.target(), threads);
-      verifier.add(
-          VerifyTopologyFactory.build(settings, new VerifierMeters(registry, settings.target())),
-          verify,
-          false);
+      Optional<ConnectPipeline> pipeline = config.connectPipeline();
+      if (pipeline.isPresent()) {
+        verifier.connect(pipeline.get());
+      } else {
+        Properties verify = VerifyTopologyFactory.streamsProperties(settings);
+        verify.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("verify").toString());
+        int threads = StreamThreads.setDefault(settings, verify);
+        LOG.info("target={} verifier runs {} stream threads", settings.target(), threads);
+        verifier.add(
+            VerifyTopologyFactory.build(settings, new VerifierMeters(registry, settings.target())),
+            verify,
+            false);
+      }
       if (aggregateReport) {
         ReportConfig report = config.reportConfig();
         ReportTopics.ensure(report, config.bootstrapServers(), config.withPrefix("admin."));
@@ -122,11 +131,39 @@ public final class RunningVerifier implements AutoCloseable {
         verifier.add(ReportTopologyFactory.build(report), props, true);
       }
       verifier.apps.forEach(KafkaStreams::start);
+      if (verifier.connectThread != null) {
+        verifier.connectThread.start();
+      }
     } catch (Exception | Error e) {
+      if (verifier.connect != null) {
+        verifier.connect.close();
+      }
       verifier.watch.close();
       throw e;
     }
     return verifier;
+  }
+
+  /**
+   * Verifies the target from a stock Debezium pipeline's topics ({@link ConnectVerifier}) on a
+   * thread of its own instead of the apply+verify application (the file made sure the target is
+   * verify-only).
+   */
+  private void connect(ConnectPipeline pipeline) throws SQLException {
+    ConnectVerifier running = new ConnectVerifier(settings, pipeline);
+    connect = running;
+    connectThread =
+        new Thread(
+            () -> {
+              try {
+                running.run();
+              } catch (Throwable e) {
+                failure.compareAndSet(null, e);
+              } finally {
+                stopped.countDown();
+              }
+            },
+            "connect-verifier-" + settings.target());
   }
 
   /** Fails fast, naming the target and its URL, when the target database cannot be reached. */
@@ -220,7 +257,8 @@ public final class RunningVerifier implements AutoCloseable {
 
   /** True once every application of this verifier runs (partitions assigned, stores restored). */
   public boolean running() {
-    return apps.stream().allMatch(a -> a.state() == KafkaStreams.State.RUNNING);
+    return apps.stream().allMatch(a -> a.state() == KafkaStreams.State.RUNNING)
+        && (connectThread == null || connectThread.isAlive());
   }
 
   /**
@@ -268,6 +306,15 @@ public final class RunningVerifier implements AutoCloseable {
     if (watch != null) {
       watch.release();
     }
+    if (connect != null) {
+      connect.stop();
+      try {
+        connectThread.join(timeout.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      connect.close();
+    }
     // the watch goes on while the applications close: a producer blocked on a deleted results
     // topic is released when the topic is back, and its application then closes in time
     apps.forEach(
@@ -302,6 +349,10 @@ public final class RunningVerifier implements AutoCloseable {
     String waiting = reportWaiting.get();
     if (waiting != null) {
       return Optional.of(waiting);
+    }
+    if (connectThread != null && !connectThread.isAlive() && !closing) {
+      return Optional.of(
+          "target " + settings.target() + ": the pipeline's verifier is not running");
     }
     for (KafkaStreams app : apps) {
       KafkaStreams.State state = app.state();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cdccompare.core.table.TableName;
 import io.cdccompare.schemas.registry.RegistryClientConfig;
+import io.cdccompare.verifier.stream.ConnectPipeline;
 import io.cdccompare.verifier.stream.TargetMode;
 import io.cdccompare.verifier.stream.VerifierSettings;
 import java.time.Duration;
@@ -336,5 +337,74 @@ class TargetsConfigTest {
         .hasMessageContaining(
             "target a: retry.timeout.ms (9000) plus statement.timeout.ms (2000) must be less than"
                 + " half of the verifier's max.poll.interval.ms (20000)");
+  }
+
+  /** Both targets verify-only, written by sink connectors. */
+  private static Map<String, String> verifyOnly(Map<String, String> values) {
+    for (String t : new String[] {"a", "b"}) {
+      values.put("target." + t + ".mode", "verify-only");
+      values.put("target." + t + ".follow.group", "connect-" + t + "-sink");
+    }
+    return values;
+  }
+
+  @Test
+  void withoutAConnectorThereIsNoStockPipeline() {
+    assertThat(TargetsConfig.of(twoTargets()).connectPipeline()).isEmpty();
+  }
+
+  @Test
+  void aStockPipelineTakesItsConnectorTopicsAndConvertersFromTheFile() {
+    Map<String, String> values = verifyOnly(twoTargets());
+    values.put("connect.connector", "shop-source");
+    values.put("connect.value.converter", "io.apicurio.registry.utils.converter.AvroConverter");
+    values.put(
+        "connect.value.converter.apicurio.registry.url", "http://registry:8080/apis/registry/v2");
+    values.put("connect.key.converter.schemas.enable", "true");
+
+    ConnectPipeline pipeline = TargetsConfig.of(values).connectPipeline().orElseThrow();
+
+    assertThat(pipeline.connector()).isEqualTo("shop-source");
+    assertThat(pipeline.offsetsTopic()).isEqualTo("connect-offsets");
+    assertThat(pipeline.notesTopic()).isEqualTo("shop.repi.validatetables");
+    assertThat(pipeline.converters())
+        .containsOnly(
+            Map.entry("key.converter", "org.apache.kafka.connect.json.JsonConverter"),
+            Map.entry("key.converter.schemas.enable", "true"),
+            Map.entry("value.converter", "io.apicurio.registry.utils.converter.AvroConverter"),
+            Map.entry(
+                "value.converter.apicurio.registry.url", "http://registry:8080/apis/registry/v2"));
+  }
+
+  @Test
+  void aStockPipelinesTopicsCanBeNamed() {
+    Map<String, String> values = verifyOnly(twoTargets());
+    values.put("connect.connector", "shop-source");
+    values.put("connect.offsets.topic", "cluster-offsets");
+    values.put("connect.notes.topic", "cdc.repi.validatetables");
+
+    ConnectPipeline pipeline = TargetsConfig.of(values).connectPipeline().orElseThrow();
+
+    assertThat(pipeline.offsetsTopic()).isEqualTo("cluster-offsets");
+    assertThat(pipeline.notesTopic()).isEqualTo("cdc.repi.validatetables");
+  }
+
+  @Test
+  void anUnknownConnectKeyIsRefusedWithItsName() {
+    Map<String, String> values = twoTargets();
+    values.put("connect.conector", "shop-source");
+    assertThatThrownBy(() -> TargetsConfig.of(values)).hasMessageContaining("connect.conector");
+  }
+
+  @Test
+  void aStockPipelinesTargetsMustBeVerifyOnly() {
+    Map<String, String> values = twoTargets();
+    values.put("connect.connector", "shop-source");
+    values.put("target.a.mode", "verify-only");
+    values.put("target.a.follow.group", "connect-a-sink");
+    assertThatThrownBy(() -> TargetsConfig.of(values))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("target.b.mode is apply-verify but connect.connector is set")
+        .hasMessageContaining("target.b.follow.group=connect-<sink connector name>");
   }
 }

@@ -135,39 +135,63 @@ public final class ConnectVerifier implements AutoCloseable {
         .forEach(t -> sourceOfTopic.put(settings.tables().topicOf(t), t));
     Map<String, Object> registry = VerifyTopologyFactory.registryConfig(settings);
     this.alerts = StopAlerts.kafka(settings, registry, clock);
-    this.target = JdbcTarget.opener(settings).open("connect");
-    this.judge =
-        new ChunkJudge(
-            settings.target(),
-            target,
-            new ChunkHashLoader(
-                KafkaTopicReader.supplier(settings).get(),
-                VerifyTopologyFactory.deserializer(registry, HashRecord.class),
-                settings.verify().hashesTimeout()),
-            clock,
-            false);
-    this.follow =
-        new FollowWait(
-            AdminFollowedGroup.supplier(settings).get(),
-            new FollowedOffsets(),
-            settings.follow().stallTimeout(),
-            settings.followWaitLimit(),
-            Ticker.system());
-    Map<String, Object> consumer = settings.kafka().clientSettings("consumer.");
-    consumer.remove(ConsumerConfig.GROUP_ID_CONFIG);
-    consumer.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-    consumer.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    consumer.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-    consumer.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-    this.offsets = new ConnectorOffsets(consumer, pipeline.offsetsTopic(), pipeline.connector());
-    this.notes = new KafkaConsumer<>(consumer);
-    this.tables = new KafkaConsumer<>(consumer);
-    Map<String, Object> producer = settings.kafka().clientSettings("producer.");
-    producer.put(ProducerConfig.ACKS_CONFIG, "all");
-    SpecificAvroSerializer<ChunkResult> serializer = new SpecificAvroSerializer<>();
-    serializer.configure(registry, false);
-    this.results = new KafkaProducer<>(producer, new StringSerializer(), serializer);
-    assignNotes();
+    List<AutoCloseable> opened = new ArrayList<>();
+    try {
+      this.target = opened(opened, JdbcTarget.opener(settings).open("connect"));
+      this.judge =
+          new ChunkJudge(
+              settings.target(),
+              target,
+              new ChunkHashLoader(
+                  KafkaTopicReader.supplier(settings).get(),
+                  VerifyTopologyFactory.deserializer(registry, HashRecord.class),
+                  settings.verify().hashesTimeout()),
+              clock,
+              false);
+      this.follow =
+          opened(
+              opened,
+              new FollowWait(
+                  AdminFollowedGroup.supplier(settings).get(),
+                  new FollowedOffsets(),
+                  settings.follow().stallTimeout(),
+                  settings.followWaitLimit(),
+                  Ticker.system()));
+      Map<String, Object> consumer = settings.kafka().clientSettings("consumer.");
+      consumer.remove(ConsumerConfig.GROUP_ID_CONFIG);
+      consumer.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+      consumer.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+      consumer.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+      consumer.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+      this.offsets =
+          opened(
+              opened,
+              new ConnectorOffsets(consumer, pipeline.offsetsTopic(), pipeline.connector()));
+      this.notes = opened(opened, new KafkaConsumer<>(consumer));
+      this.tables = opened(opened, new KafkaConsumer<>(consumer));
+      Map<String, Object> producer = settings.kafka().clientSettings("producer.");
+      producer.put(ProducerConfig.ACKS_CONFIG, "all");
+      SpecificAvroSerializer<ChunkResult> serializer = new SpecificAvroSerializer<>();
+      serializer.configure(registry, false);
+      this.results =
+          opened(opened, new KafkaProducer<>(producer, new StringSerializer(), serializer));
+      assignNotes();
+    } catch (RuntimeException | SQLException e) {
+      for (AutoCloseable c : opened) {
+        try {
+          c.close();
+        } catch (Exception suppressed) {
+          e.addSuppressed(suppressed);
+        }
+      }
+      throw e;
+    }
+  }
+
+  /** Remembers {@code c} to close it when the constructor fails after it was opened. */
+  private static <T extends AutoCloseable> T opened(List<AutoCloseable> opened, T c) {
+    opened.add(c);
+    return c;
   }
 
   /**
@@ -240,7 +264,7 @@ public final class ConnectVerifier implements AutoCloseable {
     for (ConsumerRecord<byte[], byte[]> record : notes.poll(Duration.ZERO)) {
       StockEvents.NoteEvent event;
       try {
-        event = events.note(record.topic(), record.value());
+        event = events.note(record.topic(), record.headers(), record.value());
       } catch (RuntimeException e) {
         throw unreadable(record, "is no readable note", e);
       }
@@ -366,7 +390,9 @@ public final class ConnectVerifier implements AutoCloseable {
       PartitionLog log = state.logs().get(record.partition());
       StockEvents.Change change;
       try {
-        change = events.change(record.topic(), record.key(), record.value(), state.keys());
+        change =
+            events.change(
+                record.topic(), record.headers(), record.key(), record.value(), state.keys());
       } catch (RuntimeException e) {
         throw unreadable(record, "cannot be read", e);
       }

@@ -6,6 +6,7 @@ import io.cdccompare.events.StockSourcePosition;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.storage.Converter;
@@ -16,7 +17,9 @@ import org.apache.kafka.connect.storage.Converter;
  * source's key encoding) and position ({@link PartitionLog}), and a note ({@code
  * repi.validatetables} row) with its position. Keys and values must carry their schema (Avro, or
  * JSON with {@code schemas.enable=true}): without it a key's column types are unknown and its
- * encoding could not be exact. Not thread-safe (converters keep schema caches).
+ * encoding could not be exact. A record's headers go to the converters, as the worker gives them:
+ * Apicurio's converter keeps the schema's id there by default. Not thread-safe (converters keep
+ * schema caches).
  */
 final class StockEvents {
   /** {@code source.snapshot} of the records of an initial snapshot, before streaming. */
@@ -42,19 +45,19 @@ final class StockEvents {
    *
    * @throws IllegalArgumentException saying what is wrong with the record
    */
-  Change change(String topic, byte[] key, byte[] value, EventKeyEncoder encoder) {
+  Change change(String topic, Headers headers, byte[] key, byte[] value, EventKeyEncoder encoder) {
     if (value == null) {
       return null;
     }
     if (key == null) {
       throw new IllegalArgumentException("a change record without a key");
     }
-    SchemaAndValue k = keys.toConnectData(topic, key);
+    SchemaAndValue k = keys.toConnectData(topic, headers, key);
     if (!(k.value() instanceof Struct keyStruct)) {
       throw new IllegalArgumentException(
           "the key is no struct with a schema (JSON keys need key.converter.schemas.enable=true)");
     }
-    Struct envelope = envelope(topic, value);
+    Struct envelope = envelope(topic, headers, value);
     return new Change(encoder.encode(keyStruct), position(envelope));
   }
 
@@ -63,11 +66,11 @@ final class StockEvents {
    *
    * @throws IllegalArgumentException naming the column at fault when the row is no note
    */
-  NoteEvent note(String topic, byte[] value) {
+  NoteEvent note(String topic, Headers headers, byte[] value) {
     if (value == null) {
       return null;
     }
-    Struct envelope = envelope(topic, value);
+    Struct envelope = envelope(topic, headers, value);
     Struct after = envelope.getStruct("after");
     if (after == null || "r".equals(envelope.getString("op"))) {
       return null; // a deleted note row, or a snapshot's copy of the row: no note was written
@@ -77,8 +80,8 @@ final class StockEvents {
     return new NoteEvent(note, position(envelope));
   }
 
-  private Struct envelope(String topic, byte[] value) {
-    SchemaAndValue v = values.toConnectData(topic, value);
+  private Struct envelope(String topic, Headers headers, byte[] value) {
+    SchemaAndValue v = values.toConnectData(topic, headers, value);
     if (!(v.value() instanceof Struct struct)
         || struct.schema().field("op") == null
         || struct.schema().field("source") == null) {

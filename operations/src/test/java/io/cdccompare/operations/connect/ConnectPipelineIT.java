@@ -1,14 +1,15 @@
-package io.cdccompare.verifier.stream;
+package io.cdccompare.operations.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.cdccompare.core.table.TableName;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.ConnectClient;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.WithEmbedded;
+import io.cdccompare.operations.config.TargetsConfig;
+import io.cdccompare.operations.run.RunningVerifier;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.producer.compare.CompareRun;
 import io.cdccompare.schemas.avro.ChunkResult;
@@ -33,14 +34,17 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A pipeline the user already runs, proved as it is: Debezium's PostgreSQL connector on a real
- * Kafka Connect worker (JSON with schemas) and Debezium's JDBC sink writing a PostgreSQL target,
- * under a live load. The compare runs with {@code capture=kafka-connect}; the verifier reads the
- * connector's topics and follows the sink's group. Differences injected on the target are found
- * exactly, by key and class; nothing the load changes is reported different.
+ * Kafka Connect worker (JSON with schemas, or Avro through the registry) and Debezium's JDBC sink
+ * writing a PostgreSQL target, under a live load. The compare runs with {@code
+ * capture=kafka-connect}; {@code verify}'s verifier ({@link RunningVerifier} from a targets file
+ * with {@code connect.connector}) reads the connector's topics and follows the sink's group.
+ * Differences injected on the target are found exactly, by key and class; nothing the load changes
+ * is reported different.
  */
 @WithEmbedded({
   Component.KAFKA,
@@ -53,11 +57,12 @@ class ConnectPipelineIT {
   private static final Duration DELIVERY = Duration.ofSeconds(120);
   private static final int ROWS = 3_000;
 
-  @Test
+  @ParameterizedTest
+  @ValueSource(strings = {"json", "avro"})
   void injectedDifferencesAreFoundExactlyOnATargetWrittenByTheJdbcSinkUnderLoad(
-      EmbeddedEnvironment env) throws Exception {
+      String format, EmbeddedEnvironment env) throws Exception {
     // Given a source of even ids, the connector and the sink, the target in step
-    SourceFixture source = new SourceFixture(env, "cpipe");
+    SourceFixture source = new SourceFixture(env, "cpipe" + format.charAt(0));
     source.sql(
         "CREATE TABLE items (id int PRIMARY KEY, name varchar(50) NOT NULL, qty int)",
         "INSERT INTO items SELECT 2 * g, 'item ' || g, g FROM generate_series(1, " + ROWS + ") g");
@@ -72,11 +77,7 @@ class ConnectPipelineIT {
         .hasMessageContaining("created it now");
     ConnectClient connect = env.connect().client();
     String slot = "slot_" + source.prefix.toLowerCase(java.util.Locale.ROOT);
-    Map<String, String> json = new HashMap<>();
-    for (String side : List.of("key", "value")) {
-      json.put(side + ".converter", "org.apache.kafka.connect.json.JsonConverter");
-      json.put(side + ".converter.schemas.enable", "true");
-    }
+    Map<String, String> json = converters(format, env);
     Map<String, String> sourceConfig =
         source.debeziumConnector(slot, "public.items,repi.validatetables");
     sourceConfig.putAll(json);
@@ -87,8 +88,7 @@ class ConnectPipelineIT {
     connect.create(sinkName, sinkConfig(env, source, database, json));
     AtomicBoolean loading = new AtomicBoolean(true);
     AtomicReference<Throwable> failed = new AtomicReference<>();
-    ConnectVerifier verifier = null;
-    Thread verifying = null;
+    RunningVerifier verifier = null;
     Thread load = null;
     try {
       await().atMost(DELIVERY).ignoreExceptions().until(() -> count(env, database) == ROWS);
@@ -106,38 +106,9 @@ class ConnectPipelineIT {
       load = new Thread(() -> load(source, loading, failed), "load");
       load.start();
 
-      VerifierSettings settings =
-          VerifierSettings.builder("pg")
-              .applicationId("connect-verifier-" + UUID.randomUUID())
-              .bootstrapServers(env.kafka().bootstrapServers())
-              .registryUrl(env.registry().confluentApiUrl())
-              .topicPrefix(source.prefix)
-              .table(TableName.parse("public.items"))
-              .target(
-                  env.targetPostgres().jdbcUrl(database),
-                  env.targetPostgres().user(),
-                  env.targetPostgres().password())
-              .verifyOnly("connect-" + sinkName)
-              .followStallTimeout(Duration.ofSeconds(60))
-              .build();
-      ResultsTopic.ensure(settings);
-      verifier =
-          new ConnectVerifier(
-              settings,
-              new ConnectPipeline(
-                  sourceName, env.connect().internalTopics().get(1), notesTopic(source), json));
-      ConnectVerifier running = verifier;
-      verifying =
-          new Thread(
-              () -> {
-                try {
-                  running.run();
-                } catch (Throwable e) {
-                  failed.set(e);
-                }
-              },
-              "connect-verifier");
-      verifying.start();
+      TargetsConfig targets = targets(env, source, database, sourceName, sinkName, json);
+      verifier = RunningVerifier.start(targets, "pg", false);
+      verifier.awaitRunning(DELIVERY);
 
       // When
       CompareRun.Summary summary = new CompareRun(CompareConfig.of(task), false).run();
@@ -146,12 +117,14 @@ class ConnectPipelineIT {
 
       // Then
       List<ChunkResult> results = new ArrayList<>();
-      try (KafkaConsumer<String, ChunkResult> consumer = results(env, settings)) {
+      RunningVerifier running = verifier;
+      try (KafkaConsumer<String, ChunkResult> consumer = results(env, targets)) {
         await()
             .atMost(DELIVERY)
             .untilAsserted(
                 () -> {
                   assertThat(failed.get()).isNull();
+                  running.requireHealthy();
                   for (ConsumerRecord<String, ChunkResult> r :
                       consumer.poll(Duration.ofMillis(200))) {
                     if (r.value().getRunId().equals(runId)) {
@@ -163,6 +136,23 @@ class ConnectPipelineIT {
                 });
       }
       assertThat(results).allMatch(r -> r.getState() == ChunkState.VERIFIED);
+      for (ChunkResult r : results) {
+        for (String key : r.getFailedKeys()) {
+          if (!updated.contains(key)) { // the evidence of a false difference, for its diagnosis
+            System.out.println(
+                "DIAG chunk "
+                    + r.getChunk()
+                    + " key "
+                    + key
+                    + " source "
+                    + row(source.connect(), key)
+                    + " target "
+                    + row(env.targetPostgres().connect(database), key)
+                    + " result "
+                    + r);
+          }
+        }
+      }
       assertThat(keys(results, "failed")).isEqualTo(new TreeSet<>(updated));
       assertThat(keys(results, "missed")).isEqualTo(new TreeSet<>(deleted));
       assertThat(keys(results, "extra")).isEqualTo(new TreeSet<>(inserted));
@@ -189,8 +179,6 @@ class ConnectPipelineIT {
         load.join();
       }
       if (verifier != null) {
-        verifier.stop();
-        verifying.join(30_000);
         verifier.close();
       }
       connect.delete(sinkName);
@@ -198,6 +186,14 @@ class ConnectPipelineIT {
       source.dropSlot(slot);
     }
     assertThat(failed.get()).isNull();
+  }
+
+  private static String row(Connection c, String id) throws Exception {
+    try (c;
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT id, name, qty FROM items WHERE id = " + id)) {
+      return rs.next() ? rs.getInt(1) + "/" + rs.getString(2) + "/" + rs.getInt(3) : "none";
+    }
   }
 
   private static long sourceRows(SourceFixture source) throws Exception {
@@ -283,8 +279,51 @@ class ConnectPipelineIT {
     return config;
   }
 
-  private static String notesTopic(SourceFixture source) {
-    return source.prefix + ".repi.validatetables";
+  /**
+   * The converters of the connector and the sink, as a user writes them in their configuration:
+   * JSON with schemas, or Avro through the registry (Apicurio's converter).
+   */
+  private static Map<String, String> converters(String format, EmbeddedEnvironment env) {
+    Map<String, String> converters = new HashMap<>();
+    for (String side : List.of("key.converter", "value.converter")) {
+      if (format.equals("json")) {
+        converters.put(side, "org.apache.kafka.connect.json.JsonConverter");
+        converters.put(side + ".schemas.enable", "true");
+      } else {
+        converters.put(side, "io.apicurio.registry.utils.converter.AvroConverter");
+        converters.put(side + ".apicurio.registry.url", env.registry().apicurioApiUrl());
+        converters.put(side + ".apicurio.registry.auto-register", "true");
+        converters.put(side + ".apicurio.registry.find-latest", "true");
+      }
+    }
+    return converters;
+  }
+
+  /** The targets file of the pipeline: its connector, converters and the sink's group. */
+  private static TargetsConfig targets(
+      EmbeddedEnvironment env,
+      SourceFixture source,
+      String database,
+      String sourceName,
+      String sinkName,
+      Map<String, String> converters) {
+    Map<String, String> file = new HashMap<>();
+    file.put("topic.prefix", source.prefix);
+    file.put("bootstrap.servers", env.kafka().bootstrapServers());
+    file.put("schema.registry.url", env.registry().confluentApiUrl());
+    file.put("tables", "public.items");
+    file.put("report.aggregate", "false");
+    file.put("follow.stall.timeout.ms", "60000");
+    file.put("target.pg.url", env.targetPostgres().jdbcUrl(database));
+    file.put("target.pg.user", env.targetPostgres().user());
+    file.put("target.pg.password", env.targetPostgres().password());
+    file.put("target.pg.mode", "verify-only");
+    file.put("target.pg.follow.group", "connect-" + sinkName);
+    file.put("target.pg.application.id", "cdc-compare-verify-" + source.prefix);
+    file.put("connect.connector", sourceName);
+    file.put("connect.offsets.topic", env.connect().internalTopics().get(1));
+    converters.forEach((k, v) -> file.put("connect." + k, v));
+    return TargetsConfig.of(file);
   }
 
   private static long count(EmbeddedEnvironment env, String database) throws Exception {
@@ -297,7 +336,7 @@ class ConnectPipelineIT {
   }
 
   private static KafkaConsumer<String, ChunkResult> results(
-      EmbeddedEnvironment env, VerifierSettings settings) {
+      EmbeddedEnvironment env, TargetsConfig targets) {
     SpecificAvroDeserializer<ChunkResult> values = new SpecificAvroDeserializer<>();
     values.configure(
         Map.of(
@@ -320,7 +359,7 @@ class ConnectPipelineIT {
                 "500"),
             new StringDeserializer(),
             values);
-    consumer.subscribe(List.of(settings.tables().resultsTopic()));
+    consumer.subscribe(List.of(targets.topics().results()));
     return consumer;
   }
 }
