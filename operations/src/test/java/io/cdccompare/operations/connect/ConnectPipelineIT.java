@@ -91,7 +91,10 @@ class ConnectPipelineIT {
     RunningVerifier verifier = null;
     Thread load = null;
     try {
-      await().atMost(DELIVERY).ignoreExceptions().until(() -> count(env, database) == ROWS);
+      await()
+          .atMost(DELIVERY)
+          .ignoreExceptions()
+          .until(() -> rows(env.targetPostgres().connect(database)) == ROWS);
 
       // differences on ids the load never touches (it changes ids up to 2000)
       Set<String> updated = Set.of("4002", "5000", "5998");
@@ -172,7 +175,7 @@ class ConnectPipelineIT {
       assertThat(counted + inFlight.size())
           .as("every source row counted once: matched, failed, missed or in flight")
           .isGreaterThanOrEqualTo(ROWS)
-          .isLessThanOrEqualTo(sourceRows(source));
+          .isLessThanOrEqualTo(rows(source.connect()));
     } finally {
       loading.set(false);
       if (load != null) {
@@ -196,8 +199,9 @@ class ConnectPipelineIT {
     }
   }
 
-  private static long sourceRows(SourceFixture source) throws Exception {
-    try (Connection c = source.connect();
+  /** The rows of {@code items} in the database of {@code c}, which it closes. */
+  private static long rows(Connection c) throws Exception {
+    try (c;
         Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT count(*) FROM items")) {
       rs.next();
@@ -324,15 +328,6 @@ class ConnectPipelineIT {
     file.put("connect.offsets.topic", env.connect().internalTopics().get(1));
     converters.forEach((k, v) -> file.put("connect." + k, v));
     return TargetsConfig.of(file);
-  }
-
-  private static long count(EmbeddedEnvironment env, String database) throws Exception {
-    try (Connection c = env.targetPostgres().connect(database);
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT count(*) FROM items")) {
-      rs.next();
-      return rs.getLong(1);
-    }
   }
 
   private static KafkaConsumer<String, ChunkResult> results(

@@ -518,8 +518,38 @@ public final class ConnectVerifier implements AutoCloseable {
     }
     Set<String> during = inFlight(close, state, after);
     during.removeAll(inFlight);
-    return PartitionVerdict.verified(
-        id, verdict.markerOffset(), verdict.verdict().withInFlight(during), verdict.verifiedAt());
+    PartitionVerdict verified =
+        PartitionVerdict.verified(
+            id,
+            verdict.markerOffset(),
+            verdict.verdict().withInFlight(during),
+            verdict.verifiedAt());
+    logEvidence(close, state, verified.verdict().failedKeys(), after);
+    return verified;
+  }
+
+  /**
+   * Logs where the changes of each failed key lie against the notes: a failed key the stream
+   * changed is the first thing to look at when a difference is doubted.
+   */
+  private void logEvidence(
+      Close close, TableState state, List<String> failed, Map<Integer, Long> until) {
+    for (String key : failed) {
+      Map<Integer, List<String>> positions = new LinkedHashMap<>();
+      state.logs().forEach((p, log) -> positions.put(p, log.positionsOf(key)));
+      LOG.info(
+          "target={} run={} chunk={} failed key {}: records (offset@last commit) {}; OPEN after"
+              + " {}, CLOSE after {}, partitions read to {} at the CLOSE, {} after the target read",
+          settings.target(),
+          close.note.runId(),
+          close.note.chunk(),
+          key,
+          positions,
+          close.open,
+          close.lastCommit,
+          close.ends,
+          until);
+    }
   }
 
   private static Set<String> inFlight(Close close, TableState state, Map<Integer, Long> until) {

@@ -119,6 +119,25 @@ final class PartitionLog {
     return keys;
   }
 
+  /**
+   * The records of {@code key} that are kept, as {@code offset@lastCommit} in offset order (a
+   * verdict's evidence in the log: where its key's changes lie against the notes).
+   */
+  List<String> positionsOf(String key) {
+    List<String> positions = new ArrayList<>();
+    for (Entry e : entries) {
+      if (e.key.equals(key)) {
+        positions.add(
+            e.offset
+                + "@"
+                + (e.lastCommit == SNAPSHOT
+                    ? "snapshot"
+                    : e.lastCommit == UNKNOWN ? "unknown" : Long.toString(e.lastCommit)));
+      }
+    }
+    return positions;
+  }
+
   /** How many records are kept. */
   int size() {
     return entries.size();

@@ -77,4 +77,18 @@ class PartitionLogTest {
     log.skipTo(20);
     assertThat(log.next()).isEqualTo(20);
   }
+
+  @Test
+  void namesWhereAKeysRecordsLie() {
+    // Given a snapshot record, a streamed one and one of the first transaction after a start
+    PartitionLog log = new PartitionLog(0);
+    log.add(0, "k", OptionalLong.of(PartitionLog.SNAPSHOT));
+    log.add(1, "other", OptionalLong.of(100));
+    log.add(2, "k", OptionalLong.of(110));
+    log.add(3, "k", OptionalLong.empty());
+
+    // Then
+    assertThat(log.positionsOf("k")).containsExactly("0@snapshot", "2@110", "3@unknown");
+    assertThat(log.positionsOf("absent")).isEmpty();
+  }
 }
