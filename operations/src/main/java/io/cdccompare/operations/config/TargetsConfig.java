@@ -210,9 +210,9 @@ public final class TargetsConfig extends ConnectionConfig {
               null,
               Importance.HIGH,
               "A stock pipeline: the name of the Debezium PostgreSQL connector on Kafka Connect"
-                  + " that captures the source (README, \"Checking a Kafka Connect pipeline you"
-                  + " already run\"). Set, every target is verify-only and follows its sink"
-                  + " connector's group; its topic.prefix is this file's.")
+                  + " that captures the source (docs/commands.md, \"Checking a pipeline you already"
+                  + " run\"). Set, every target is verify-only and follows its sink connector's"
+                  + " group; its topic.prefix is this file's.")
           .define(
               CONNECT_OFFSETS_TOPIC,
               Type.STRING,
