@@ -71,7 +71,7 @@ class ConnectPipelineIT {
         Statement s = c.createStatement()) {
       s.execute("CREATE TABLE items (id int PRIMARY KEY, name varchar(50) NOT NULL, qty int)");
     }
-    Map<String, String> task = task(env, source);
+    Map<String, String> task = task(source);
     assertThatThrownBy(() -> new CompareRun(CompareConfig.of(task), false).run())
         .as("the first run creates the note table and says to add it to the connector")
         .hasMessageContaining("created it now");
@@ -244,22 +244,11 @@ class ConnectPipelineIT {
     }
   }
 
-  private static Map<String, String> task(EmbeddedEnvironment env, SourceFixture source) {
-    Map<String, String> task = new HashMap<>();
-    task.put("task.name", "connect-" + source.prefix);
+  private static Map<String, String> task(SourceFixture source) {
+    Map<String, String> task = source.task("connect-" + source.prefix, "public.items");
     task.put("capture", "kafka-connect");
-    task.put("topic.prefix", source.prefix);
-    task.put("bootstrap.servers", env.kafka().bootstrapServers());
-    task.put("schema.registry.url", env.registry().confluentApiUrl());
-    task.put("source.hostname", env.sourcePostgres().host());
-    task.put("source.port", Integer.toString(env.sourcePostgres().port()));
-    task.put("source.database", source.database);
-    task.put("source.user", env.sourcePostgres().user());
-    task.put("source.password", env.sourcePostgres().password());
-    task.put("tables", "public.items");
     task.put("chunk", "500");
     task.put("deep", "100");
-    task.put("progress", "off");
     task.put("targets", "pg");
     task.put("recheck.in.flight", "false");
     return task;
