@@ -20,7 +20,11 @@ import java.util.Set;
  * <p>Records are dropped from the front only, once a record is before every note still to come
  * ({@link #dropBefore}): a partition after a worker crash holds an older run again after a newer
  * one, and {@link #inFlightAfter} counts every record from the first one after the OPEN on, so a
- * redelivered older value after a newer one keeps its key in flight. Not thread-safe.
+ * redelivered older value after a newer one keeps its key in flight. A record whose last commit is
+ * below one already added is such a redelivery (a connector streams transactions in commit order,
+ * and sends older ones again only after a restart), and so is every record after it until a newer
+ * transaction comes: a sink applies it again, so it counts from there on as after every note, even
+ * when no record after the OPEN came before it. Not thread-safe.
  */
 final class PartitionLog {
   /** Before every note: a record of the initial snapshot. */
@@ -32,6 +36,7 @@ final class PartitionLog {
     final long offset;
     final String key;
     long lastCommit; // UNKNOWN until resolved
+    boolean redelivered; // sent again after a connector restart
 
     Entry(long offset, String key, long lastCommit) {
       this.offset = offset;
@@ -43,6 +48,8 @@ final class PartitionLog {
   private final ArrayDeque<Entry> entries = new ArrayDeque<>();
   private final List<Entry> unresolved = new ArrayList<>();
   private long next;
+  private long highest = Long.MIN_VALUE; // the newest last commit added, dropped records too
+  private boolean replaying; // since a record older than the newest one, none newer came
 
   PartitionLog(long from) {
     this.next = from;
@@ -70,11 +77,21 @@ final class PartitionLog {
         entries.add(new Entry(offset, key, SNAPSHOT)); // bounds no streamed transaction
         return;
       }
+      long commit = lastCommit.getAsLong();
+      if (commit < highest) {
+        replaying = true;
+      } else if (commit > highest) {
+        replaying = false;
+        highest = commit;
+      }
+      Entry added = new Entry(offset, key, commit);
+      unresolved.add(added);
       for (Entry e : unresolved) {
-        e.lastCommit = lastCommit.getAsLong();
+        e.lastCommit = commit;
+        e.redelivered = replaying;
       }
       unresolved.clear();
-      entries.add(new Entry(offset, key, lastCommit.getAsLong()));
+      entries.add(added);
     } else {
       Entry e = new Entry(offset, key, UNKNOWN);
       unresolved.add(e);
@@ -101,7 +118,7 @@ final class PartitionLog {
   /**
    * The keys of every record below {@code until} from the first one whose transaction may have
    * committed after the note whose last commit LSN is {@code open} (empty: unknown, every record
-   * counts), on.
+   * counts), or that was redelivered, on.
    */
   Set<String> inFlightAfter(OptionalLong open, long until) {
     Set<String> keys = new LinkedHashSet<>();
@@ -111,7 +128,7 @@ final class PartitionLog {
       if (e.offset >= until) {
         break;
       }
-      after = after || open.isEmpty() || e.lastCommit >= open.getAsLong();
+      after = after || open.isEmpty() || e.redelivered || e.lastCommit >= open.getAsLong();
       if (after) {
         keys.add(e.key);
       }

@@ -41,6 +41,26 @@ class PartitionLogTest {
   }
 
   @Test
+  void aRedeliveredRunKeepsItsKeysInFlightEvenWithNoRecordAfterTheOpenBeforeIt() {
+    // Given transactions before the OPEN, then a crash: the connector sends them again
+    PartitionLog log = new PartitionLog(0);
+    log.add(0, "a", OptionalLong.of(300));
+    log.add(1, "b", OptionalLong.of(400));
+    log.add(2, "c", OptionalLong.of(400));
+    log.add(3, "a", OptionalLong.of(300));
+    log.add(4, "b", OptionalLong.of(400));
+    log.add(5, "d", OptionalLong.of(450));
+
+    // Then the sink applies a's older value again: in flight, and what follows it too
+    assertThat(log.inFlightAfter(OPEN, 6)).containsExactly("a", "b", "d");
+    assertThat(log.inFlightAfter(OPEN, 3)).as("before the redelivery").isEmpty();
+    log.dropBefore(500);
+    assertThat(log.inFlightAfter(OPEN, 6))
+        .as("what is dropped at the front is older than every note to come")
+        .isEmpty();
+  }
+
+  @Test
   void aRecordWithoutLastCommitCountsAsAfterUntilTheNextRecordBoundsIt() {
     // Given the first transaction after a connector start
     PartitionLog log = new PartitionLog(0);
