@@ -63,9 +63,10 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  *
  * <p>The goals are ratios measured in the same run: the own apply at ≥ 1.0 × the sink's rows/s, and
  * the compare on the sink-written target at ≥ 0.8 × the rows/s of the compare on the own pipeline's
- * target. Arguments: {@code [rows] [--target=pg|maria] [--chunk=N] [--partitions=N]} (defaults 1
- * 000 000, pg, 10 000, 3: the partitions of both pipelines' table topics, and the sink's {@code
- * tasks.max}). Ctrl-C or SIGTERM stops everything it started. See bench/README.md.
+ * target. Arguments: {@code [rows] [--target=pg|maria] [--chunk=N] [--partitions=N]
+ * [--compare-setting=KEY=VALUE]} (defaults 1 000 000, pg, 10 000, 3: the partitions of both
+ * pipelines' table topics and the sink's {@code tasks.max}; a task key for both compares,
+ * repeatable). Ctrl-C or SIGTERM stops everything it started. See bench/README.md.
  */
 public final class ConnectPeerThroughput
     implements StoppableBenchmark<ConnectPeerThroughput.Figures> {
@@ -88,6 +89,7 @@ public final class ConnectPeerThroughput
   private final Component targetComponent;
   private final int chunk;
   private final int partitions;
+  private final Map<String, String> compareSettings;
   private volatile boolean stopped;
   private volatile EmbeddedEnvironment env;
   private volatile Capture capture;
@@ -96,8 +98,10 @@ public final class ConnectPeerThroughput
   private ExecutorService captureThread;
   private Future<?> captureRun;
 
-  private ConnectPeerThroughput(long rows, Component target, int chunk, int partitions) {
+  private ConnectPeerThroughput(
+      long rows, Component target, int chunk, int partitions, Map<String, String> compare) {
     this.rows = rows;
+    this.compareSettings = Map.copyOf(compare);
     this.targetComponent = target;
     this.chunk = chunk;
     this.partitions = partitions;
@@ -109,6 +113,7 @@ public final class ConnectPeerThroughput
     Component target = Component.TARGET_POSTGRES;
     int chunk = 10_000;
     int partitions = 3;
+    Map<String, String> compareSettings = new HashMap<>();
     for (String arg : args) {
       if (arg.startsWith("--target=")) {
         String name = arg.substring("--target=".length());
@@ -120,6 +125,9 @@ public final class ConnectPeerThroughput
             };
       } else if (arg.startsWith("--chunk=")) {
         chunk = Integer.parseInt(arg.substring("--chunk=".length()));
+      } else if (arg.startsWith("--compare-setting=")) {
+        String[] kv = arg.substring("--compare-setting=".length()).split("=", 2);
+        compareSettings.put(kv[0], kv[1]);
       } else if (arg.startsWith("--partitions=")) {
         partitions = Integer.parseInt(arg.substring("--partitions=".length()));
       } else {
@@ -128,7 +136,8 @@ public final class ConnectPeerThroughput
     }
     Optional<Figures> figures =
         StoppableBenchmark.runUntilStopped(
-            new ConnectPeerThroughput(rows, target, chunk, partitions), "connect-peer-stop");
+            new ConnectPeerThroughput(rows, target, chunk, partitions, compareSettings),
+            "connect-peer-stop");
     figures.ifPresent(ConnectPeerThroughput::print);
   }
 
@@ -203,6 +212,10 @@ public final class ConnectPeerThroughput
         "INSERT INTO narrow SELECT g, (g % 1000)::int, md5(g::text) FROM generate_series(1, "
             + rows
             + ") g";
+    // a connector's first transaction carries no last commit: its rows count as after every note
+    // until a later transaction of their partition bounds them, so the load must not be it (a
+    // running connector has streamed earlier transactions)
+    stock.sql("BEGIN; INSERT INTO narrow VALUES (0, 0, 'first'); DELETE FROM narrow; COMMIT");
     say(String.format(Locale.ROOT, "loading %,d rows on both sources", rows));
     own.sql(load);
     stock.sql(load);
@@ -260,21 +273,26 @@ public final class ConnectPeerThroughput
       if (!summary.complete() || done.rows() != rows) {
         throw new IllegalStateException("the compare gave " + summary);
       }
-      Set<Long> judged = new HashSet<>();
+      Set<String> judged = new HashSet<>(); // chunk/partition: a verdict per table partition
+      Map<Long, Integer> partsOf = new HashMap<>();
+      long matched = 0;
       long lastMs = 0;
       long deadline =
           System.nanoTime() + START.toNanos() + Duration.ofSeconds(rows / 1_000).toNanos();
-      while (judged.size() < done.chunks()) {
+      while (partsOf.size() < done.chunks()
+          || judged.size() < partsOf.values().stream().mapToLong(Integer::longValue).sum()) {
         requireHealthy();
         if (System.nanoTime() > deadline) {
           throw new IllegalStateException(
-              "only " + judged.size() + " of " + done.chunks() + " chunks judged in time");
+              "only " + judged.size() + " verdicts of " + done.chunks() + " chunks in time");
         }
         for (ConsumerRecord<String, ChunkResult> r : results.poll(Duration.ofMillis(100))) {
           ChunkResult result = r.value();
-          if (!result.getRunId().equals(done.runId()) || !judged.add(result.getChunk())) {
+          if (!result.getRunId().equals(done.runId())
+              || !judged.add(result.getChunk() + "/" + result.getTablePartition())) {
             continue;
           }
+          partsOf.put(result.getChunk(), result.getPartitionCount());
           lastMs = System.currentTimeMillis();
           if (result.getState() != ChunkState.VERIFIED
               || !result.getFailedKeys().isEmpty()
@@ -282,12 +300,17 @@ public final class ConnectPeerThroughput
               || !result.getExtraKeys().isEmpty()) {
             throw new IllegalStateException("a chunk not verified in sync: " + result);
           }
+          matched += result.getCounts().getMatched();
         }
+      }
+      if (matched != rows) {
+        throw new IllegalStateException(
+            matched + " of " + rows + " rows matched: the others were in flight, not compared");
       }
       double seconds = (lastMs - startMs) / 1000.0;
       say(
           String.format(
-              Locale.ROOT, "  last verdict after %.2f s (%d chunks)", seconds, judged.size()));
+              Locale.ROOT, "  last verdict after %.2f s (%d verdicts)", seconds, judged.size()));
       return new Timed(seconds, done.chunks());
     }
   }
@@ -300,6 +323,7 @@ public final class ConnectPeerThroughput
     task.put("deep", "100");
     task.put("chunk", Integer.toString(chunk));
     task.put("targets", TARGET);
+    task.putAll(compareSettings);
     return task;
   }
 

@@ -53,6 +53,9 @@ public final class RunningVerifier implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RunningVerifier.class);
   private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
+  /** How long a Kafka Connect pipeline's verifier may finish its step before it is interrupted. */
+  private static final Duration CONNECT_STOP_GRACE = Duration.ofSeconds(5);
+
   /** Longest a report aggregation thread that found its source topic missing waits for it. */
   private static final Duration MISSING_TOPIC_WAIT = Duration.ofSeconds(60);
 
@@ -150,7 +153,8 @@ public final class RunningVerifier implements AutoCloseable {
    * verify-only).
    */
   private void connect(ConnectPipeline pipeline) throws SQLException {
-    ConnectVerifier running = new ConnectVerifier(settings, pipeline);
+    ConnectVerifier running =
+        new ConnectVerifier(settings, pipeline, new VerifierMeters(registry, settings.target()));
     connect = running;
     connectThread =
         new Thread(
@@ -158,7 +162,9 @@ public final class RunningVerifier implements AutoCloseable {
               try {
                 running.run();
               } catch (Throwable e) {
-                failure.compareAndSet(null, e);
+                if (!closing) { // else the interrupt of close ended a wait: no failure
+                  failure.compareAndSet(null, e);
+                }
               } finally {
                 stopped.countDown();
               }
@@ -307,9 +313,16 @@ public final class RunningVerifier implements AutoCloseable {
       watch.release();
     }
     if (connect != null) {
+      // it stops after the step it is in; a step that waits (a target's retries, a followed
+      // group that does not move) is interrupted after a short grace
       connect.stop();
+      Duration grace = timeout.compareTo(CONNECT_STOP_GRACE) < 0 ? timeout : CONNECT_STOP_GRACE;
       try {
-        connectThread.join(timeout.toMillis());
+        connectThread.join(grace.toMillis());
+        if (connectThread.isAlive()) {
+          connectThread.interrupt();
+          connectThread.join(timeout.minus(grace).toMillis() + 1);
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.cdccompare.core.metrics.MetricNames;
 import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.ConnectClient;
 import io.cdccompare.embedded.EmbeddedEnvironment;
@@ -19,6 +20,7 @@ import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.ChunkState;
 import io.cdccompare.schemas.serde.SpecificAvroDeserializer;
 import io.cdccompare.testsupport.SourceFixture;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -98,6 +100,22 @@ class ConnectPipelineIT {
       Map<String, List<ChunkResult>> results = p.results(summary, TARGETS);
       for (String target : TARGETS) {
         assertExact(p, target, results.get(target), Injected.BY_TARGET.get(target));
+        SimpleMeterRegistry meters = p.meters.get(target);
+        assertThat(
+                meters
+                    .get(MetricNames.CHUNKS_VERIFIED.name())
+                    .tags("target", target, "state", "VERIFIED")
+                    .counter()
+                    .count())
+            .as("the verdicts counted in " + target + "'s metrics")
+            .isEqualTo(summary.tables().get(0).chunks());
+        assertThat(
+                meters
+                    .get(MetricNames.ROWS.name())
+                    .tags("target", target, "outcome", "failed")
+                    .counter()
+                    .count())
+            .isEqualTo(Injected.BY_TARGET.get(target).updated().size());
       }
     }
   }
@@ -107,6 +125,7 @@ class ConnectPipelineIT {
       throws Exception {
     // Given both targets in step under a load, and maria's sink paused
     try (Pipeline p = new Pipeline(env, "cpause", "json", 6_000)) {
+      p.task.put("chunk", "1500"); // fewer chunks: each group of stalled CLOSEs waits the timeout
       p.startLoad();
       p.startVerifiers();
       p.connect.pause(p.sinkOf("maria"));
@@ -277,6 +296,7 @@ class ConnectPipelineIT {
     private final AtomicBoolean loading = new AtomicBoolean(true);
     private final AtomicReference<Throwable> loadFailed = new AtomicReference<>();
     private final List<RunningVerifier> verifiers = new ArrayList<>();
+    final Map<String, SimpleMeterRegistry> meters = new HashMap<>();
     private Thread load;
 
     Pipeline(EmbeddedEnvironment env, String name, String format, long stallTimeoutMs)
@@ -384,7 +404,9 @@ class ConnectPipelineIT {
 
     void startVerifiers() throws Exception {
       for (String target : TARGETS) {
-        RunningVerifier verifier = RunningVerifier.start(targets, target, false);
+        meters.put(target, new SimpleMeterRegistry());
+        RunningVerifier verifier =
+            RunningVerifier.start(targets, target, false, meters.get(target));
         verifiers.add(verifier);
         verifier.awaitRunning(DELIVERY);
       }

@@ -81,6 +81,7 @@ public final class ConnectVerifier implements AutoCloseable {
   private final FollowWait follow;
   private final StopAlerts alerts;
   private final ConnectorOffsets offsets;
+  private final VerifierMeters meters;
   private final KafkaConsumer<byte[], byte[]> notes;
   private final KafkaConsumer<byte[], byte[]> tables;
   private final KafkaProducer<String, ChunkResult> results;
@@ -107,6 +108,7 @@ public final class ConnectVerifier implements AutoCloseable {
     final Instant appendedAt;
     OptionalLong completedAt = OptionalLong.empty(); // the stored commit that completes it
     Map<Integer, Long> ends; // the partitions' ends once it was completed
+    boolean storedLookedUp; // whether its verdict was looked for on the target
 
     Close(Note note, OptionalLong lastCommit, OptionalLong open, RecordPosition at, Instant t) {
       this.note = note;
@@ -120,7 +122,12 @@ public final class ConnectVerifier implements AutoCloseable {
     }
   }
 
-  public ConnectVerifier(VerifierSettings settings, ConnectPipeline pipeline) throws SQLException {
+  /**
+   * @param meters where each verdict and alert is counted ({@code chunks.verified}, {@code rows},
+   *     {@code verify.duration}, {@code verdict.lag}, {@code alerts}), as on any target
+   */
+  public ConnectVerifier(VerifierSettings settings, ConnectPipeline pipeline, VerifierMeters meters)
+      throws SQLException {
     if (!settings.verifyOnly()) {
       throw new IllegalArgumentException(
           "a Kafka Connect pipeline's target is verify-only: set mode=verify-only and"
@@ -128,6 +135,7 @@ public final class ConnectVerifier implements AutoCloseable {
     }
     this.settings = settings;
     this.pipeline = pipeline;
+    this.meters = meters;
     this.events = new StockEvents(pipeline);
     settings
         .tables()
@@ -442,22 +450,38 @@ public final class ConnectVerifier implements AutoCloseable {
     Marker marker =
         MarkerCodec.marker(
             note, state.topic(), 0, 1, new SourcePosition(close.lastCommit.orElse(0), 0, 0));
-    Optional<PartitionVerdict> stored = target.storedVerdict(id);
-    if (stored.isPresent()) {
-      publish(marker, state, stored.get());
-      return true;
+    if (!close.storedLookedUp) { // a restart: judged before, the verdict is published again
+      close.storedLookedUp = true;
+      Optional<PartitionVerdict> stored = target.storedVerdict(id);
+      if (stored.isPresent()) {
+        publish(marker, state, stored.get());
+        return true;
+      }
     }
     if (close.ends == null) {
       if (close.completedAt.isEmpty() || !storedPassed(close.completedAt.getAsLong())) {
         return false;
       }
-      close.ends = endOffsets(state);
+      long passed = storedCommit.getAsLong(); // as read before the ends
+      Map<Integer, Long> ends = endOffsets(state);
+      // every later CLOSE of the table that the stored offset had passed too takes the same ends:
+      // its changes are below them as well, and one commit of the sink lets all be judged
+      for (Close pending : closes) {
+        if (pending.ends == null
+            && pending.note.table().equals(note.table())
+            && pending.completedAt.isPresent()
+            && pending.completedAt.getAsLong() <= passed) {
+          pending.ends = ends;
+        }
+      }
+      close.ends = ends;
     }
     for (Map.Entry<Integer, Long> end : close.ends.entrySet()) {
       if (state.logs().get(end.getKey()).next() < end.getValue()) {
         return false; // not yet read up to where the CLOSE's changes end
       }
     }
+    long judging = System.nanoTime();
     PartitionVerdict verdict = decide(close, state, id, marker);
     ApplyResult result =
         target.apply(
@@ -466,7 +490,13 @@ public final class ConnectVerifier implements AutoCloseable {
       verdict = target.storedVerdict(id).orElseThrow();
     }
     ChunkResults.log(LOG, settings.target(), verdict);
+    meters.verdict(
+        verdict,
+        note.table().toString(),
+        Duration.ofNanos(System.nanoTime() - judging),
+        Duration.between(close.appendedAt, clock.instant()));
     if (verdict.state() == ChunkState.STALLED) {
+      meters.alert(AlertCode.STALLED.name());
       alerts.raise(
           AlertCode.STALLED,
           close.at,
