@@ -8,6 +8,7 @@ import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.ConnectClient;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.JdbcServer;
+import io.cdccompare.embedded.StockConnectors;
 import io.cdccompare.operations.config.TargetsConfig;
 import io.cdccompare.operations.run.RunningVerifier;
 import io.cdccompare.producer.compare.CompareConfig;
@@ -185,11 +186,10 @@ public final class ConnectPeerThroughput
     }
     ConnectClient connect = env.connect().client();
     String slot = "slot_" + stock.prefix;
-    Map<String, String> converters = avroConverters();
+    Map<String, String> converters = StockConnectors.avroConverters(env.registry());
     Map<String, String> source = stock.connector(slot, TABLE + ",repi.validatetables");
     source.putAll(converters);
     source.put("snapshot.mode", "no_data");
-    source.put("topic.creation.default.replication.factor", "1");
     source.put("topic.creation.default.partitions", Integer.toString(partitions));
     // the notes keep their order in one partition, whatever the tables' topics have
     source.put("topic.creation.groups", "notes");
@@ -384,30 +384,11 @@ public final class ConnectPeerThroughput
 
   private Map<String, String> sink(
       Source stock, JdbcServer server, String db, Map<String, String> converters) {
-    Map<String, String> config = new HashMap<>(converters);
-    config.put("connector.class", "io.debezium.connector.jdbc.JdbcSinkConnector");
+    Map<String, String> config =
+        StockConnectors.jdbcSink(server, db, stock.prefix + "." + TABLE, "narrow");
+    config.putAll(converters);
     config.put("tasks.max", Integer.toString(partitions));
-    config.put("topics", stock.prefix + "." + TABLE);
-    config.put("connection.url", server.jdbcUrl(db));
-    config.put("connection.username", server.user());
-    config.put("connection.password", server.password());
-    config.put("insert.mode", "upsert");
-    config.put("delete.enabled", "true");
-    config.put("primary.key.mode", "record_key");
-    config.put("schema.evolution", "none");
-    config.put("collection.name.format", "narrow");
     return config;
-  }
-
-  private Map<String, String> avroConverters() {
-    Map<String, String> converters = new HashMap<>();
-    for (String side : List.of("key.converter", "value.converter")) {
-      converters.put(side, "io.apicurio.registry.utils.converter.AvroConverter");
-      converters.put(side + ".apicurio.registry.url", env.registry().apicurioApiUrl());
-      converters.put(side + ".apicurio.registry.auto-register", "true");
-      converters.put(side + ".apicurio.registry.find-latest", "true");
-    }
-    return converters;
   }
 
   /** Waits until the topic's partitions end at {@code rows} records or more in all. */
@@ -541,21 +522,7 @@ public final class ConnectPeerThroughput
 
     /** Debezium's PostgreSQL connector on these tables, as a platform team configures it. */
     Map<String, String> connector(String slot, String tables) {
-      Map<String, String> config = new HashMap<>();
-      config.put("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
-      config.put("tasks.max", "1");
-      config.put("database.hostname", env.sourcePostgres().host());
-      config.put("database.port", Integer.toString(env.sourcePostgres().port()));
-      config.put("database.user", env.sourcePostgres().user());
-      config.put("database.password", env.sourcePostgres().password());
-      config.put("database.dbname", database);
-      config.put("topic.prefix", prefix);
-      config.put("plugin.name", "pgoutput");
-      config.put("slot.name", slot);
-      config.put("publication.name", "pub_" + slot);
-      config.put("publication.autocreate.mode", "filtered");
-      config.put("table.include.list", tables);
-      return config;
+      return StockConnectors.debeziumPostgres(env.sourcePostgres(), database, prefix, slot, tables);
     }
   }
 

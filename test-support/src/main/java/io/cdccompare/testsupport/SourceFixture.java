@@ -2,6 +2,7 @@ package io.cdccompare.testsupport;
 
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.PostgresServer;
+import io.cdccompare.embedded.StockConnectors;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -69,25 +70,7 @@ public class SourceFixture {
    * partition. Converters and the snapshot mode are the caller's.
    */
   public Map<String, String> debeziumConnector(String slot, String table) {
-    PostgresServer pg = env.sourcePostgres();
-    Map<String, String> config = new HashMap<>();
-    config.put("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
-    config.put("tasks.max", "1");
-    config.put("database.hostname", pg.host());
-    config.put("database.port", Integer.toString(pg.port()));
-    config.put("database.user", pg.user());
-    config.put("database.password", pg.password());
-    config.put("database.dbname", database);
-    config.put("topic.prefix", prefix);
-    config.put("plugin.name", "pgoutput");
-    config.put("slot.name", slot);
-    config.put("publication.name", "pub_" + slot);
-    config.put("publication.autocreate.mode", "filtered");
-    config.put("table.include.list", table);
-    // the broker creates no topic by itself
-    config.put("topic.creation.default.replication.factor", "1");
-    config.put("topic.creation.default.partitions", "1");
-    return config;
+    return StockConnectors.debeziumPostgres(env.sourcePostgres(), database, prefix, slot, table);
   }
 
   /**

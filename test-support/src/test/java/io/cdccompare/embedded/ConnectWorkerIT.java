@@ -16,7 +16,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
@@ -231,41 +230,17 @@ class ConnectWorkerIT {
 
   private Map<String, String> sinkConfig(
       JdbcServer server, String database, Map<String, String> converters) {
-    Map<String, String> config = new HashMap<>(converters);
-    config.put("connector.class", "io.debezium.connector.jdbc.JdbcSinkConnector");
-    config.put("tasks.max", "1");
-    config.put("topics", topic());
-    config.put("connection.url", server.jdbcUrl(database));
-    config.put("connection.username", server.user());
-    config.put("connection.password", server.password());
-    config.put("insert.mode", "upsert");
-    config.put("delete.enabled", "true");
-    config.put("primary.key.mode", "record_key");
-    config.put("primary.key.fields", "id");
-    config.put("schema.evolution", "none");
-    config.put("collection.name.format", TABLE);
+    Map<String, String> config = StockConnectors.jdbcSink(server, database, topic(), TABLE);
+    config.putAll(converters);
     return config;
   }
 
   private Map<String, String> avroConverters() {
-    Map<String, String> config = new HashMap<>();
-    for (String side : List.of("key", "value")) {
-      String p = side + ".converter";
-      config.put(p, "io.apicurio.registry.utils.converter.AvroConverter");
-      config.put(p + ".apicurio.registry.url", env.registry().apicurioApiUrl());
-      config.put(p + ".apicurio.registry.auto-register", "true");
-      config.put(p + ".apicurio.registry.find-latest", "true");
-    }
-    return config;
+    return StockConnectors.avroConverters(env.registry());
   }
 
   private static Map<String, String> jsonConverters() {
-    Map<String, String> config = new HashMap<>();
-    for (String side : List.of("key", "value")) {
-      config.put(side + ".converter", "org.apache.kafka.connect.json.JsonConverter");
-      config.put(side + ".converter.schemas.enable", "true");
-    }
-    return config;
+    return StockConnectors.jsonConverters();
   }
 
   private String postgresTarget(String stem) throws SQLException {

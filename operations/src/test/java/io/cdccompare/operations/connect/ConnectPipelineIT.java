@@ -9,6 +9,7 @@ import io.cdccompare.embedded.Component;
 import io.cdccompare.embedded.ConnectClient;
 import io.cdccompare.embedded.EmbeddedEnvironment;
 import io.cdccompare.embedded.JdbcServer;
+import io.cdccompare.embedded.StockConnectors;
 import io.cdccompare.embedded.WithEmbedded;
 import io.cdccompare.operations.config.TargetsConfig;
 import io.cdccompare.operations.run.RunningVerifier;
@@ -487,19 +488,10 @@ class ConnectPipelineIT {
     }
 
     private Map<String, String> sinkConfig(String target, Map<String, String> converters) {
-      Map<String, String> config = new HashMap<>(converters);
-      config.put("connector.class", "io.debezium.connector.jdbc.JdbcSinkConnector");
-      config.put("tasks.max", "1");
-      config.put("topics", source.prefix + ".public.items");
-      config.put("connection.url", server(target).jdbcUrl(database(target)));
-      config.put("connection.username", server(target).user());
-      config.put("connection.password", server(target).password());
-      config.put("insert.mode", "upsert");
-      config.put("delete.enabled", "true");
-      config.put("primary.key.mode", "record_key");
-      config.put("primary.key.fields", "id");
-      config.put("schema.evolution", "none");
-      config.put("collection.name.format", "items");
+      Map<String, String> config =
+          StockConnectors.jdbcSink(
+              server(target), database(target), source.prefix + ".public.items", "items");
+      config.putAll(converters);
       return config;
     }
 
@@ -551,18 +543,8 @@ class ConnectPipelineIT {
    * JSON with schemas, or Avro through the registry (Apicurio's converter).
    */
   private static Map<String, String> converters(String format, EmbeddedEnvironment env) {
-    Map<String, String> converters = new HashMap<>();
-    for (String side : List.of("key.converter", "value.converter")) {
-      if (format.equals("json")) {
-        converters.put(side, "org.apache.kafka.connect.json.JsonConverter");
-        converters.put(side + ".schemas.enable", "true");
-      } else {
-        converters.put(side, "io.apicurio.registry.utils.converter.AvroConverter");
-        converters.put(side + ".apicurio.registry.url", env.registry().apicurioApiUrl());
-        converters.put(side + ".apicurio.registry.auto-register", "true");
-        converters.put(side + ".apicurio.registry.find-latest", "true");
-      }
-    }
-    return converters;
+    return format.equals("json")
+        ? StockConnectors.jsonConverters()
+        : StockConnectors.avroConverters(env.registry());
   }
 }
