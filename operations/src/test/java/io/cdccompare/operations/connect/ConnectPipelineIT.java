@@ -39,6 +39,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -450,8 +451,7 @@ class ConnectPipelineIT {
     }
 
     /** The first record of {@code topic} from its start that matches, waiting up to 120 s. */
-    <T extends SpecificRecord> T first(
-        String topic, Class<T> type, java.util.function.Predicate<T> wanted) {
+    <T extends SpecificRecord> T first(String topic, Class<T> type, Predicate<T> wanted) {
       List<T> seen = new ArrayList<>();
       try (KafkaConsumer<String, T> consumer = consumer(topic, type)) {
         await()
