@@ -22,8 +22,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -58,6 +60,9 @@ import org.slf4j.LoggerFactory;
 class ExactReadIT {
   private static final int ROWS = ComparePipeline.ROWS;
   private static final String TASK = "exact";
+
+  /** The advisory lock a test trigger waits for to hold an OPEN note before it commits. */
+  private static final int HOLD_LOCK = 4242;
 
   @TempDir static Path dir;
 
@@ -226,6 +231,78 @@ class ExactReadIT {
         ComparePipeline.results(p.taskFile(), ComparePipeline.fullRunId(p.taskFile(), TASK)), "30");
   }
 
+  @Test
+  @Order(5)
+  void aFullChunkSeesAChangeWhoseTransactionGotItsIdAfterTheOpensButCommittedFirst()
+      throws Exception {
+    // Given chunk 0's OPEN held between its insert and its commit (its transaction has its id)
+    p.source()
+        .sql(
+            "CREATE OR REPLACE FUNCTION public.hold_open() RETURNS trigger LANGUAGE plpgsql AS"
+                + " $$ BEGIN PERFORM pg_advisory_xact_lock("
+                + HOLD_LOCK
+                + "); RETURN NULL; END $$",
+            "CREATE TRIGGER hold_open AFTER INSERT OR UPDATE ON repi.validatetables FOR EACH ROW WHEN"
+                + " (NEW.phase = 'OPEN' AND NEW.chunk = 0) EXECUTE FUNCTION public.hold_open()");
+    int exit;
+    List<FrozenCommit> frozen = new ArrayList<>();
+    try (Connection holder = p.source().connect();
+        Statement hold = holder.createStatement()) {
+      hold.execute("SELECT pg_advisory_lock(" + HOLD_LOCK + ")");
+      exit =
+          whileFrozen(
+              () -> {
+                await()
+                    .atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(ExactReadIT::openHeld);
+                // and key 40 updated by a transaction that got its id after the OPEN's, whose
+                // commit record comes first and which is frozen before any snapshot sees it: no
+                // transaction with a higher id has ended when the OPEN commits, so a snapshot
+                // taken after the OPEN does not list it as in progress
+                frozen.add(
+                    FrozenCommit.freeze(
+                        p.source(), "UPDATE items SET name = 'later id' WHERE id = 40"));
+                hold.execute("SELECT pg_advisory_unlock(" + HOLD_LOCK + ")");
+                return frozen.get(0);
+              },
+              "compare",
+              "run",
+              "-c",
+              p.taskFile().toString(),
+              "--wait");
+    } finally {
+      for (FrozenCommit f : frozen) {
+        f.close();
+      }
+      p.source()
+          .sql(
+              "DROP TRIGGER IF EXISTS hold_open ON repi.validatetables",
+              "DROP FUNCTION IF EXISTS public.hold_open()");
+    }
+
+    // Then key 40 is matched (or in flight) on both targets: the stream puts it before the OPEN
+    List<ChunkResult> results =
+        ComparePipeline.results(p.taskFile(), ComparePipeline.fullRunId(p.taskFile(), TASK));
+    assertNoDifference(results, "40");
+    assertThat(exit).as(cli.out() + cli.err()).isEqualTo(ExitCode.OK.code());
+    assertThat(name(p.pgServer(), p.pgDb(), 40)).isEqualTo("later id");
+  }
+
+  /** Whether a session waits for the advisory lock that holds chunk 0's OPEN. */
+  private static boolean openHeld() throws SQLException {
+    try (Connection c = p.source().connect();
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+                    + " AND objid = "
+                    + HOLD_LOCK)) {
+      rs.next();
+      return rs.getLong(1) > 0;
+    }
+  }
+
   /** Makes {@code change} on pg only, and returns the id of a full run that found it. */
   private String fullRunFinding(String change) throws Exception {
     ComparePipeline.sql(p.pgServer(), p.pgDb(), change);
@@ -241,6 +318,14 @@ class ExactReadIT {
    * waiting for it (its read, or a re-send's window waiting for a lock), or ended.
    */
   private int whileFrozen(FrozenCommit frozen, String... command) throws Exception {
+    return whileFrozen(() -> frozen, command);
+  }
+
+  /**
+   * Runs a command, calls {@code freeze} once it started, and releases the transaction it froze as
+   * {@link #whileFrozen(FrozenCommit, String...)} does; the caller closes it.
+   */
+  private int whileFrozen(Callable<FrozenCommit> freeze, String... command) throws Exception {
     Logger log = (Logger) LoggerFactory.getLogger("io.cdccompare.producer.compare.ExactSnapshot");
     Level level = log.getLevel();
     ListAppender<ILoggingEvent> events = new ListAppender<>();
@@ -249,6 +334,7 @@ class ExactReadIT {
     log.setLevel(Level.DEBUG);
     try {
       CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cli.run(command));
+      FrozenCommit frozen = freeze.call();
       await()
           .atMost(Duration.ofSeconds(120))
           .pollInterval(Duration.ofMillis(50))

@@ -15,28 +15,30 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Takes a chunk read's snapshot so that it sees every change the stream puts before the chunk's
- * OPEN note (docs/design.md, "The read position").
+ * Begins a chunk read's transaction so that its snapshot sees every change the stream puts before
+ * the chunk's OPEN note (docs/design.md, "The read position").
  *
  * <p>PostgreSQL makes a committed transaction visible to new snapshots only when it leaves the
  * process array, which comes after its commit record is in the WAL (and after a synchronous
  * replication wait). Logical decoding follows the WAL, so a transaction whose commit record comes
  * before the OPEN's can still be invisible to a snapshot taken right after the OPEN returned: its
  * change is before the OPEN marker on every target, and a read that missed it would be judged
- * against it. Such a transaction had its id before the OPEN committed, so it is listed as in
- * progress by the first snapshot taken after the OPEN ({@code pg_current_snapshot()}); a
- * transaction that got its id later commits after the OPEN, inside the chunk's in-flight window. So
- * the read's snapshot is exact when every transaction the first snapshot lists as in progress has
- * ended and is visible to it. This class takes the first snapshot as the read transaction's own;
- * when it lists transactions of the source database in progress, it ends that transaction and
- * begins another until a snapshot shows them all ended, waiting at most {@code
- * read.visibility.timeout.ms}. A wait that runs out fails the run naming the transactions and the
- * setting; the chunk stays OPEN and a resumed run reads it again under the same number. It never
- * reads at a position the stream contradicts.
+ * against it. A snapshot's own list of transactions in progress does not name every such
+ * transaction: it lists only ids below its {@code xmax}, one past the newest id that ended, so a
+ * transaction that got its id after the OPEN's and committed first is left out while it is still
+ * invisible. Every such transaction holds the lock on its own id until after it left the process
+ * array, and had taken it before the OPEN committed. So this class reads, after the OPEN returned
+ * and before the read's snapshot, the transaction ids whose locks are held ({@code pg_locks}); when
+ * there are any, it waits until each one's lock is released, at most {@code
+ * read.visibility.timeout.ms}; then the read's transaction begins, and its snapshot sees every
+ * transaction that committed before the OPEN. A wait that runs out fails the run naming the
+ * transactions and the setting; the chunk stays OPEN and a resumed run reads it again under the
+ * same number. It never reads at a position the stream contradicts.
  *
  * <p>Transactions of other databases of the server are not waited for (they cannot change the
- * source's tables): a transaction is left out when {@code pg_stat_activity} names it under another
- * database; one it does not name (ended since, or not shown to this user) is waited for.
+ * source's tables): a transaction is left out when {@code pg_stat_activity} names its session under
+ * another database; one it does not name (a prepared transaction, or a session not shown to this
+ * user) is waited for.
  */
 final class ExactSnapshot {
   private static final Logger LOG = LoggerFactory.getLogger(ExactSnapshot.class);
@@ -48,25 +50,23 @@ final class ExactSnapshot {
   private static final Duration LOGGED_AFTER = Duration.ofSeconds(1);
 
   /**
-   * The transactions the statement's snapshot lists as in progress, less those another database's
-   * session holds. As the first statement of a transaction it fixes its snapshot.
+   * The transaction ids whose locks are held now, less those of another database's sessions: each
+   * transaction holds the lock on its id from the moment it got it until it left the process array.
    */
-  private static final String IN_PROGRESS =
-      "SELECT x::text FROM pg_snapshot_xip(pg_current_snapshot()) x WHERE NOT EXISTS (SELECT 1"
-          + " FROM pg_stat_activity a WHERE a.datname <> current_database()"
-          + " AND a.backend_xid::text = (x::text::numeric % 4294967296)::text)";
+  private static final String HELD =
+      "SELECT l.transactionid::text FROM pg_locks l WHERE l.locktype = 'transactionid'"
+          + " AND l.mode = 'ExclusiveLock' AND l.granted AND NOT EXISTS (SELECT 1"
+          + " FROM pg_stat_activity a WHERE a.pid = l.pid AND a.datname <> current_database())";
 
-  /** Which of the given transactions the statement's snapshot does not see as ended. */
-  private static final String STILL_IN_PROGRESS =
-      "SELECT x FROM unnest(?::text[]) x"
-          + " WHERE NOT pg_visible_in_snapshot(x::xid8, pg_current_snapshot())";
+  /** Which of the given transaction ids are still held. */
+  private static final String STILL_HELD = HELD + " AND l.transactionid::text = ANY (?)";
 
   /** Who holds the transactions waited for, for the messages. */
   private static final String HOLDERS =
-      "SELECT a.pid, a.backend_xid::text, a.state, a.wait_event, a.xact_start::text,"
-          + " a.application_name FROM pg_stat_activity a"
-          + " WHERE a.backend_xid::text = ANY (SELECT (x::numeric % 4294967296)::text"
-          + " FROM unnest(?::text[]) x) ORDER BY a.pid";
+      "SELECT a.pid, l.transactionid::text, a.state, a.wait_event, a.xact_start::text,"
+          + " a.application_name FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid"
+          + " WHERE l.locktype = 'transactionid' AND l.mode = 'ExclusiveLock' AND l.granted"
+          + " AND l.transactionid::text = ANY (?) ORDER BY a.pid, l.transactionid::text";
 
   private final Connection connection;
   private final Duration timeout;
@@ -87,16 +87,17 @@ final class ExactSnapshot {
   }
 
   /**
-   * Begins the read's transaction, called right after the OPEN note committed: on return the
-   * connection is inside a transaction whose snapshot sees every transaction committed before the
-   * OPEN; the caller reads in it and ends it.
+   * Readies the read, called right after the OPEN note committed: on return no transaction is open
+   * on the connection, and the snapshot of the transaction its next statement begins sees every
+   * transaction committed before the OPEN; the caller reads in it and ends it.
    *
    * @param what the chunk, for the messages ({@code "table public.t chunk 4"})
    * @return false when the run was asked to stop while it waited: no transaction is open then, and
    *     the chunk must not be read
    */
   boolean begin(String what) throws SQLException {
-    List<String> waiting = inProgress();
+    List<String> waiting = held(HELD, List.of());
+    connection.commit();
     if (waiting.isEmpty()) {
       return true;
     }
@@ -125,14 +126,14 @@ final class ExactSnapshot {
     boolean logged = false;
     long pause = 1;
     while (true) {
-      connection.commit();
       if (stopping.getAsBoolean()) {
         LOG.info("{}: stopped while waiting for source transactions {}; not read", what, waiting);
         return false;
       }
       sleep(pause);
       pause = Math.min(MAX_PAUSE_MS, pause * 2);
-      waiting = stillInProgress(waiting);
+      waiting = held(STILL_HELD, waiting);
+      connection.commit();
       if (waiting.isEmpty()) {
         if (logged) {
           LOG.info(
@@ -145,7 +146,6 @@ final class ExactSnapshot {
       long now = System.nanoTime();
       if (now - deadline >= 0) {
         String holders = holders(waiting);
-        connection.commit();
         throw new CdcCompareException(
             ErrorCode.UNVERIFIABLE,
             what
@@ -172,30 +172,32 @@ final class ExactSnapshot {
     }
   }
 
-  /** The first statement of the read transaction: the transactions its snapshot sees running. */
-  private List<String> inProgress() throws SQLException {
-    try (PreparedStatement s = connection.prepareStatement(IN_PROGRESS);
-        ResultSet rs = s.executeQuery()) {
-      return texts(rs);
-    }
-  }
-
-  private List<String> stillInProgress(List<String> xids) throws SQLException {
-    try (PreparedStatement s = connection.prepareStatement(STILL_IN_PROGRESS)) {
-      s.setArray(1, array(xids));
+  /** The ids {@code query} finds held ({@code among} them, when it takes them). */
+  private List<String> held(String query, List<String> among) throws SQLException {
+    try (PreparedStatement s = connection.prepareStatement(query)) {
+      if (!among.isEmpty()) {
+        s.setArray(1, array(among));
+      }
       try (ResultSet rs = s.executeQuery()) {
         return texts(rs);
       }
     }
   }
 
-  /** Each transaction with the session that holds it, as far as this user may see them. */
+  /**
+   * Each transaction with the session that holds it, as far as this user may see them, in a
+   * transaction of its own.
+   */
   private String holders(List<String> xids) throws SQLException {
     List<String> held = new ArrayList<>();
     try (PreparedStatement s = connection.prepareStatement(HOLDERS)) {
       s.setArray(1, array(xids));
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
+          if (rs.getObject(1) == null) {
+            held.add("transaction " + rs.getString(2) + " (prepared, or of a process not shown)");
+            continue;
+          }
           held.add(
               "transaction "
                   + rs.getString(2)
@@ -211,6 +213,7 @@ final class ExactSnapshot {
         }
       }
     }
+    connection.commit();
     return held.isEmpty() ? "transactions " + xids : String.join("; ", held);
   }
 
