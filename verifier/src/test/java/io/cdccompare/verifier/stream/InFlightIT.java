@@ -65,9 +65,10 @@ import org.junit.jupiter.api.Test;
  * <ul>
  *   <li><b>before the read</b>: committed in the pause, so the read sees them and the source hash
  *       equals the target's row;
- *   <li><b>after the read</b>: updated in the pause by a transaction that also locks the task's
- *       note row, so the CLOSE note waits for it; it commits only once CLOSE is seen waiting, i.e.
- *       after the chunk was read and its hashes were sent. The read holds the old values, the
+ *   <li><b>after the read</b>: the pause takes an advisory lock (no transaction id, so the read
+ *       does not wait for it) that a test trigger on the note table makes the CLOSE note wait for;
+ *       once CLOSE is seen waiting, i.e. after the chunk was read and its hashes were sent, they
+ *       are updated and committed, and the lock is let go. The read holds the old values, the
  *       target the new ones: these rows really differ, and only the in-flight rule keeps them from
  *       being failed (shown by verifying the same hash records again with no key in flight).
  * </ul>
@@ -87,6 +88,10 @@ class InFlightIT {
   private static final int CHUNKS = 3;
   private static final int PARTITIONS = 3;
   private static final String TASK = "inflight";
+
+  /** The advisory lock the test trigger makes CLOSE notes wait for while the test holds it. */
+  private static final int HOLD_LOCK = 4243;
+
   private static final KeyCodec KEYS = new KeyCodec(List.of(LogicalType.INTEGER));
   private static final TableName ITEMS = new TableName("public", "items");
 
@@ -119,12 +124,18 @@ class InFlightIT {
           "INSERT INTO items SELECT g, g, 'row ' || g FROM generate_series(1, " + ROWS + ") g");
 
       // When a full compare (chunk=200, deep=100) pauses between the OPEN note of its second
-      // chunk and its read: one update is committed there, another is left uncommitted in a
-      // transaction that also locks the task's note row (so CLOSE must wait for it)
+      // chunk and its read: one update is committed there, and CLOSE is held (a trigger waits
+      // for an advisory lock the pause takes) so that another can be made after the read
+      source.sql(
+          "CREATE FUNCTION hold_close() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+              + " PERFORM pg_advisory_xact_lock("
+              + HOLD_LOCK
+              + "); RETURN NULL; END $$",
+          "CREATE TRIGGER hold_close AFTER UPDATE ON repi.validatetables FOR EACH ROW"
+              + " WHEN (NEW.phase = 'CLOSE') EXECUTE FUNCTION hold_close()");
       Map<String, String> task = source.task(TASK, "public.items");
       task.put("chunk", Integer.toString(CHUNK));
       task.put("deep", "100");
-      holder.setAutoCommit(false);
       AtomicInteger opened = new AtomicInteger();
       AtomicLong pausedChunk = new AtomicLong(-1);
       CompareRun run =
@@ -144,15 +155,15 @@ class InFlightIT {
                       assertThat(update(committing, BEFORE_READ, "before the read"))
                           .isEqualTo(BEFORE_READ.size());
                     }
-                    assertThat(update(holder, AFTER_READ, "after the read"))
-                        .isEqualTo(AFTER_READ.size());
-                    assertThat(lockNote(holder)).isEqualTo(1);
+                    try (Statement hold = holder.createStatement()) {
+                      hold.execute("SELECT pg_advisory_lock(" + HOLD_LOCK + ")");
+                    }
                   });
       Future<CompareRun.Summary> compare = compareThread.submit(run::run);
 
-      // Then the paused chunk's CLOSE really waits on the held transaction (the read is done and
-      // did not see its update), which then commits: its changes land between OPEN and CLOSE
-      await("CLOSE of the paused chunk waiting for the held transaction")
+      // Then the paused chunk's CLOSE really waits on the held lock (the read is done); the
+      // update made then commits before it: its changes land between OPEN and CLOSE
+      await("CLOSE of the paused chunk waiting for the held lock")
           .atMost(Duration.ofSeconds(120))
           .pollInterval(Duration.ofMillis(100))
           .until(
@@ -163,7 +174,11 @@ class InFlightIT {
                 }
                 return closeWaitsOnLock(source);
               });
-      holder.commit();
+      try (Connection committing = source.connect();
+          Statement release = holder.createStatement()) {
+        assertThat(update(committing, AFTER_READ, "after the read")).isEqualTo(AFTER_READ.size());
+        release.execute("SELECT pg_advisory_unlock(" + HOLD_LOCK + ")");
+      }
       CompareRun.Summary summary = compare.get(120, TimeUnit.SECONDS);
       assertThat(summary.tables().get(0).chunks()).isEqualTo(CHUNKS);
       assertThat(pausedChunk.get()).isNotNegative();
@@ -245,23 +260,6 @@ class InFlightIT {
       s.setString(1, note);
       s.setArray(2, connection.createArrayOf("int4", ids.toArray()));
       return s.executeUpdate();
-    }
-  }
-
-  /** Locks the task's note row (the CLOSE note updates it) in the holder's transaction. */
-  private static int lockNote(Connection holder) throws SQLException {
-    try (PreparedStatement s =
-        holder.prepareStatement(
-            "SELECT 1 FROM repi.validatetables WHERE task = ? AND table_schema = 'public'"
-                + " AND table_name = 'items' FOR UPDATE")) {
-      s.setString(1, TASK);
-      int rows = 0;
-      try (ResultSet rs = s.executeQuery()) {
-        while (rs.next()) {
-          rows++;
-        }
-      }
-      return rows;
     }
   }
 
