@@ -1,17 +1,12 @@
 package io.cdccompare.operations.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.cdccompare.core.metrics.MetricNames;
 import io.cdccompare.embedded.Component;
-import io.cdccompare.embedded.ConnectClient;
 import io.cdccompare.embedded.EmbeddedEnvironment;
-import io.cdccompare.embedded.JdbcServer;
-import io.cdccompare.embedded.StockConnectors;
 import io.cdccompare.embedded.WithEmbedded;
-import io.cdccompare.operations.config.TargetsConfig;
 import io.cdccompare.operations.run.RunningVerifier;
 import io.cdccompare.producer.compare.CompareConfig;
 import io.cdccompare.producer.compare.CompareRun;
@@ -19,32 +14,16 @@ import io.cdccompare.schemas.avro.Alert;
 import io.cdccompare.schemas.avro.AlertCode;
 import io.cdccompare.schemas.avro.ChunkResult;
 import io.cdccompare.schemas.avro.ChunkState;
-import io.cdccompare.schemas.serde.SpecificAvroDeserializer;
-import io.cdccompare.testsupport.SourceFixture;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Predicate;
-import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -68,9 +47,9 @@ import org.junit.jupiter.params.provider.ValueSource;
   Component.CONNECT
 })
 class ConnectPipelineIT {
-  private static final Duration DELIVERY = Duration.ofSeconds(120);
-  private static final int ROWS = 3_000;
-  private static final List<String> TARGETS = List.of("pg", "maria");
+  private static final Duration DELIVERY = StockPipeline.DELIVERY;
+  private static final int ROWS = StockPipeline.Table.ITEMS.rows();
+  private static final List<String> TARGETS = StockPipeline.TARGETS;
 
   /** Differences made on a target directly, on ids the load never touches (it changes ≤ 2000). */
   private record Injected(Set<String> updated, Set<String> deleted, Set<String> inserted) {
@@ -90,8 +69,10 @@ class ConnectPipelineIT {
   void injectedDifferencesAreFoundExactlyOnEachTargetWrittenByAJdbcSinkUnderLoad(
       String format, EmbeddedEnvironment env) throws Exception {
     // Given both targets in step, then differences on each, and a live load
-    try (Pipeline p = new Pipeline(env, "cpipe" + format.charAt(0), format, 60_000)) {
-      p.inject();
+    try (StockPipeline p =
+        new StockPipeline(
+            env, "cpipe" + format.charAt(0), format, 60_000, StockPipeline.Table.ITEMS)) {
+      inject(p);
       p.startLoad();
       p.startVerifiers();
 
@@ -126,7 +107,8 @@ class ConnectPipelineIT {
   void aPausedSinkStallsOnlyItsOwnTargetWithAnAlertAndItVerifiesOnceResumed(EmbeddedEnvironment env)
       throws Exception {
     // Given both targets in step under a load, and maria's sink paused
-    try (Pipeline p = new Pipeline(env, "cpause", "json", 6_000)) {
+    try (StockPipeline p =
+        new StockPipeline(env, "cpause", "json", 6_000, StockPipeline.Table.ITEMS)) {
       p.task.put("chunk", "1500"); // fewer chunks: each group of stalled CLOSEs waits the timeout
       p.startLoad();
       p.startVerifiers();
@@ -169,8 +151,9 @@ class ConnectPipelineIT {
   void aWorkerKilledInTheMiddleOfACompareChangesNoVerdict(EmbeddedEnvironment env)
       throws Exception {
     // Given both targets with differences, a load, and a compare slowed to several seconds
-    try (Pipeline p = new Pipeline(env, "ckill", "json", 60_000)) {
-      p.inject();
+    try (StockPipeline p =
+        new StockPipeline(env, "ckill", "json", 60_000, StockPipeline.Table.ITEMS)) {
+      inject(p);
       p.startLoad();
       p.startVerifiers();
       p.task.put(CompareConfig.MAX_ROWS_PER_SECOND, "300");
@@ -204,7 +187,8 @@ class ConnectPipelineIT {
    * ones, and only keys the load changes in flight, each counted once.
    */
   private static void assertExact(
-      Pipeline p, String target, List<ChunkResult> results, Injected injected) throws Exception {
+      StockPipeline p, String target, List<ChunkResult> results, Injected injected)
+      throws Exception {
     assertThat(results).as(target).allMatch(r -> r.getState() == ChunkState.VERIFIED);
     for (ChunkResult r : results) {
       for (String key : r.getFailedKeys()) {
@@ -244,7 +228,7 @@ class ConnectPipelineIT {
     assertThat(counted + inFlight.size())
         .as("every source row counted once on " + target + ": matched, failed, missed, in flight")
         .isGreaterThanOrEqualTo(ROWS)
-        .isLessThanOrEqualTo(rows(p.source.connect()));
+        .isLessThanOrEqualTo(StockPipeline.rows(p.source.connect()));
   }
 
   private static String row(Connection c, String id) throws Exception {
@@ -255,13 +239,18 @@ class ConnectPipelineIT {
     }
   }
 
-  /** The rows of {@code items} in the database of {@code c}, which it closes. */
-  private static long rows(Connection c) throws Exception {
-    try (c;
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT count(*) FROM items")) {
-      rs.next();
-      return rs.getLong(1);
+  /** Makes each target's injected differences on the target directly. */
+  private static void inject(StockPipeline p) throws Exception {
+    for (String target : TARGETS) {
+      Injected d = Injected.BY_TARGET.get(target);
+      try (Connection c = p.server(target).connect(p.database(target));
+          Statement s = c.createStatement()) {
+        s.execute("UPDATE items SET qty = -1 WHERE id IN (" + String.join(",", d.updated()) + ")");
+        s.execute("DELETE FROM items WHERE id IN (" + String.join(",", d.deleted()) + ")");
+        for (String id : d.inserted()) {
+          s.execute("INSERT INTO items VALUES (" + id + ", 'extra', 1)");
+        }
+      }
     }
   }
 
@@ -278,273 +267,5 @@ class ConnectPipelineIT {
       keys.addAll(listed);
     }
     return keys;
-  }
-
-  /**
-   * One pipeline on the shared servers: a source database with {@code items} (even ids), the
-   * Debezium connector, a sink per target writing its own database, the targets file of both
-   * verifiers, and a load; closed, it stops the load and the verifiers and removes the connectors
-   * and the slot.
-   */
-  private static final class Pipeline implements AutoCloseable {
-    final EmbeddedEnvironment env;
-    final SourceFixture source;
-    final ConnectClient connect;
-    final Map<String, String> task;
-    final TargetsConfig targets;
-    private final String slot;
-    private final String sourceName;
-    private final Map<String, String> databases = new LinkedHashMap<>();
-    private final AtomicBoolean loading = new AtomicBoolean(true);
-    private final AtomicReference<Throwable> loadFailed = new AtomicReference<>();
-    private final List<RunningVerifier> verifiers = new ArrayList<>();
-    final Map<String, SimpleMeterRegistry> meters = new HashMap<>();
-    private Thread load;
-
-    Pipeline(EmbeddedEnvironment env, String name, String format, long stallTimeoutMs)
-        throws Exception {
-      this.env = env;
-      this.source = new SourceFixture(env, name);
-      this.connect = env.connect().client();
-      source.sql(
-          "CREATE TABLE items (id int PRIMARY KEY, name varchar(50) NOT NULL, qty int)",
-          "INSERT INTO items SELECT 2 * g, 'item ' || g, g FROM generate_series(1, "
-              + ROWS
-              + ") g");
-      for (String target : TARGETS) {
-        String database = server(target).createDatabase("target_" + source.prefix);
-        databases.put(target, database);
-        try (Connection c = server(target).connect(database);
-            Statement s = c.createStatement()) {
-          s.execute("CREATE TABLE items (id int PRIMARY KEY, name varchar(50) NOT NULL, qty int)");
-        }
-      }
-      this.task = source.task("connect-" + source.prefix, "public.items");
-      task.put("capture", "kafka-connect");
-      task.put("chunk", "500");
-      task.put("deep", "100");
-      task.put("targets", String.join(",", TARGETS));
-      task.put("recheck.in.flight", "false");
-      assertThatThrownBy(() -> new CompareRun(CompareConfig.of(task), false).run())
-          .as("the first run creates the note table and says to add it to the connector")
-          .hasMessageContaining("created it now");
-      this.slot = "slot_" + source.prefix.toLowerCase(Locale.ROOT);
-      this.sourceName = source.prefix + "-source";
-      Map<String, String> converters = converters(format, env);
-      Map<String, String> sourceConfig =
-          source.debeziumConnector(slot, "public.items,repi.validatetables");
-      sourceConfig.putAll(converters);
-      sourceConfig.put("snapshot.mode", "initial");
-      connect.create(sourceName, sourceConfig);
-      for (String target : TARGETS) {
-        connect.create(sinkOf(target), sinkConfig(target, converters));
-      }
-      for (String target : TARGETS) {
-        await()
-            .atMost(DELIVERY)
-            .ignoreExceptions()
-            .until(() -> rows(server(target).connect(database(target))) == ROWS);
-      }
-      this.targets = targetsFile(converters, stallTimeoutMs);
-    }
-
-    JdbcServer server(String target) {
-      return target.equals("pg") ? env.targetPostgres() : env.mariadb();
-    }
-
-    String database(String target) {
-      return databases.get(target);
-    }
-
-    String sinkOf(String target) {
-      return source.prefix + "-sink-" + target;
-    }
-
-    /** Makes each target's injected differences on the target directly. */
-    void inject() throws Exception {
-      for (String target : TARGETS) {
-        Injected d = Injected.BY_TARGET.get(target);
-        try (Connection c = server(target).connect(database(target));
-            Statement s = c.createStatement()) {
-          s.execute(
-              "UPDATE items SET qty = -1 WHERE id IN (" + String.join(",", d.updated()) + ")");
-          s.execute("DELETE FROM items WHERE id IN (" + String.join(",", d.deleted()) + ")");
-          for (String id : d.inserted()) {
-            s.execute("INSERT INTO items VALUES (" + id + ", 'extra', 1)");
-          }
-        }
-      }
-    }
-
-    /** Updates and inserts rows of ids up to 2000 until closed. */
-    void startLoad() {
-      load =
-          new Thread(
-              () -> {
-                try (Connection c = source.connect();
-                    Statement s = c.createStatement()) {
-                  int next = 1;
-                  while (loading.get()) {
-                    int id = 2 * ThreadLocalRandom.current().nextInt(1, 1000);
-                    s.execute("UPDATE items SET qty = qty + 1 WHERE id = " + id);
-                    if (next < 2000) {
-                      s.execute(
-                          "INSERT INTO items VALUES ("
-                              + next
-                              + ", 'new', 0) ON CONFLICT DO NOTHING");
-                      next += 2;
-                    }
-                    Thread.sleep(20);
-                  }
-                } catch (Throwable e) {
-                  loadFailed.compareAndSet(null, e);
-                }
-              },
-              "load-" + source.prefix);
-      load.start();
-    }
-
-    void startVerifiers() throws Exception {
-      for (String target : TARGETS) {
-        meters.put(target, new SimpleMeterRegistry());
-        RunningVerifier verifier =
-            RunningVerifier.start(targets, target, false, meters.get(target));
-        verifiers.add(verifier);
-        verifier.awaitRunning(DELIVERY);
-      }
-    }
-
-    CompareRun.Summary compare() throws Exception {
-      return new CompareRun(CompareConfig.of(task), false).run();
-    }
-
-    /** Each target's results of every chunk of the run, waiting until all are there. */
-    Map<String, List<ChunkResult>> results(CompareRun.Summary summary, List<String> wanted)
-        throws Exception {
-      long chunks = summary.tables().get(0).chunks();
-      String runId = summary.tables().get(0).runId();
-      Map<String, Map<Long, ChunkResult>> byTarget = new LinkedHashMap<>();
-      wanted.forEach(t -> byTarget.put(t, new LinkedHashMap<>()));
-      try (KafkaConsumer<String, ChunkResult> consumer =
-          consumer(targets.topics().results(), ChunkResult.class)) {
-        await()
-            .atMost(DELIVERY)
-            .untilAsserted(
-                () -> {
-                  assertThat(loadFailed.get()).isNull();
-                  verifiers.forEach(RunningVerifier::requireHealthy);
-                  for (ConsumerRecord<String, ChunkResult> r :
-                      consumer.poll(Duration.ofMillis(200))) {
-                    if (r.value().getRunId().equals(runId)
-                        && byTarget.containsKey(r.value().getTarget())) {
-                      byTarget
-                          .get(r.value().getTarget())
-                          .putIfAbsent(r.value().getChunk(), r.value());
-                    }
-                  }
-                  assertThat(byTarget.values()).allMatch(chunksOf -> chunksOf.size() == chunks);
-                });
-      }
-      Map<String, List<ChunkResult>> results = new LinkedHashMap<>();
-      byTarget.forEach((t, chunksOf) -> results.put(t, new ArrayList<>(chunksOf.values())));
-      return results;
-    }
-
-    /** The first record of {@code topic} from its start that matches, waiting up to 120 s. */
-    <T extends SpecificRecord> T first(String topic, Class<T> type, Predicate<T> wanted) {
-      List<T> seen = new ArrayList<>();
-      try (KafkaConsumer<String, T> consumer = consumer(topic, type)) {
-        await()
-            .atMost(DELIVERY)
-            .until(
-                () -> {
-                  consumer.poll(Duration.ofMillis(200)).forEach(r -> seen.add(r.value()));
-                  return seen.stream().anyMatch(wanted);
-                });
-      }
-      return seen.stream().filter(wanted).findFirst().orElseThrow();
-    }
-
-    private <T extends SpecificRecord> KafkaConsumer<String, T> consumer(
-        String topic, Class<T> type) {
-      SpecificAvroDeserializer<T> values = new SpecificAvroDeserializer<>(type);
-      values.configure(Map.of("schema.registry.url", env.registry().confluentApiUrl()), false);
-      KafkaConsumer<String, T> consumer =
-          new KafkaConsumer<>(
-              Map.of(
-                  ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                  env.kafka().bootstrapServers(),
-                  ConsumerConfig.GROUP_ID_CONFIG,
-                  "it-" + UUID.randomUUID(),
-                  ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                  "earliest",
-                  // the topic may be created by its first record, after the subscription
-                  ConsumerConfig.METADATA_MAX_AGE_CONFIG,
-                  "500"),
-              new StringDeserializer(),
-              values);
-      consumer.subscribe(List.of(topic));
-      return consumer;
-    }
-
-    private Map<String, String> sinkConfig(String target, Map<String, String> converters) {
-      Map<String, String> config =
-          StockConnectors.jdbcSink(
-              server(target), database(target), source.prefix + ".public.items", "items");
-      config.putAll(converters);
-      return config;
-    }
-
-    /** The targets file of both verifiers: the connector, its converters and each sink's group. */
-    private TargetsConfig targetsFile(Map<String, String> converters, long stallTimeoutMs) {
-      Map<String, String> file = new HashMap<>();
-      file.put("topic.prefix", source.prefix);
-      file.put("bootstrap.servers", env.kafka().bootstrapServers());
-      file.put("schema.registry.url", env.registry().confluentApiUrl());
-      file.put("tables", "public.items");
-      file.put("report.aggregate", "false");
-      file.put("follow.stall.timeout.ms", Long.toString(stallTimeoutMs));
-      for (String target : TARGETS) {
-        String at = "target." + target + ".";
-        file.put(at + "url", server(target).jdbcUrl(database(target)));
-        file.put(at + "user", server(target).user());
-        file.put(at + "password", server(target).password());
-        file.put(at + "mode", "verify-only");
-        file.put(at + "follow.group", "connect-" + sinkOf(target));
-        file.put(at + "application.id", "cdc-compare-verify-" + source.prefix + "-" + target);
-        if (target.equals("maria")) { // a MariaDB database is a schema: the table's is its own
-          file.put(at + "table.public.items", database(target) + ".items");
-        }
-      }
-      file.put("connect.connector", sourceName);
-      file.put("connect.offsets.topic", env.connect().internalTopics().get(1));
-      converters.forEach((k, v) -> file.put("connect." + k, v));
-      return TargetsConfig.of(file);
-    }
-
-    @Override
-    public void close() throws Exception {
-      loading.set(false);
-      if (load != null) {
-        load.join();
-      }
-      verifiers.forEach(RunningVerifier::close);
-      for (String target : TARGETS) {
-        connect.delete(sinkOf(target));
-      }
-      connect.delete(sourceName);
-      source.dropSlot(slot);
-      assertThat(loadFailed.get()).as("the load").isNull();
-    }
-  }
-
-  /**
-   * The converters of the connector and the sinks, as a user writes them in their configuration:
-   * JSON with schemas, or Avro through the registry (Apicurio's converter).
-   */
-  private static Map<String, String> converters(String format, EmbeddedEnvironment env) {
-    return format.equals("json")
-        ? StockConnectors.jsonConverters()
-        : StockConnectors.avroConverters(env.registry());
   }
 }

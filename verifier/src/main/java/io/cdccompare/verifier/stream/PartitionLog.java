@@ -117,8 +117,9 @@ final class PartitionLog {
 
   /**
    * The keys of every record below {@code until} from the first one whose transaction may have
-   * committed after the note whose last commit LSN is {@code open} (empty: unknown, every record
-   * counts), or that was redelivered, on.
+   * committed after the note whose last commit LSN is {@code open} (empty: unknown, every streamed
+   * record counts), or that was redelivered, on. The snapshot's records before the first such one
+   * never count: the initial snapshot is streamed before any note.
    */
   Set<String> inFlightAfter(OptionalLong open, long until) {
     Set<String> keys = new LinkedHashSet<>();
@@ -128,7 +129,10 @@ final class PartitionLog {
       if (e.offset >= until) {
         break;
       }
-      after = after || open.isEmpty() || e.redelivered || e.lastCommit >= open.getAsLong();
+      after =
+          after
+              || e.lastCommit != SNAPSHOT
+                  && (open.isEmpty() || e.redelivered || e.lastCommit >= open.getAsLong());
       if (after) {
         keys.add(e.key);
       }

@@ -24,8 +24,21 @@ class PartitionLogTest {
     assertThat(log.inFlightAfter(OPEN, 4)).containsExactly("open-tx", "after");
     assertThat(log.inFlightAfter(OPEN, 3)).containsExactly("open-tx");
     assertThat(log.inFlightAfter(OptionalLong.empty(), 4))
-        .as("an OPEN of unknown position: every record counts")
-        .containsExactly("snap", "before", "open-tx", "after");
+        .as("an OPEN of unknown position: every streamed record counts, not the snapshot's")
+        .containsExactly("before", "open-tx", "after");
+  }
+
+  @Test
+  void aSnapshotRecordAfterAStreamedOneCountsLikeTheRecordsAroundIt() {
+    // Given a snapshot taken again after streaming (a re-snapshot): its rows are read later
+    PartitionLog log = new PartitionLog(0);
+    log.add(0, "snap", OptionalLong.of(PartitionLog.SNAPSHOT));
+    log.add(1, "streamed", OptionalLong.of(600));
+    log.add(2, "resnap", OptionalLong.of(PartitionLog.SNAPSHOT));
+
+    // When, Then
+    assertThat(log.inFlightAfter(OPEN, 3)).containsExactly("streamed", "resnap");
+    assertThat(log.inFlightAfter(OptionalLong.empty(), 3)).containsExactly("streamed", "resnap");
   }
 
   @Test
