@@ -1,7 +1,6 @@
 package io.cdccompare.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.cdccompare.embedded.ConnectClient.ConnectorStatus;
@@ -29,14 +28,14 @@ import org.junit.jupiter.api.Test;
 /**
  * The embedded Kafka Connect worker is a real one: Debezium's PostgreSQL source and Debezium's JDBC
  * sink, through Apicurio's Avro converter or Connect's JSON converter, carry inserts, updates and
- * deletes from the source PostgreSQL to a target; pause and resume act; a killed worker comes back
- * with its connectors from the config topic.
+ * deletes from the source PostgreSQL to a target; pause and resume act. A worker killed and started
+ * again is proved by {@code operations}' {@code ConnectPipelineIT}, where the verdicts of a compare
+ * depend on it coming back with its connectors and carrying what changed meanwhile.
  *
  * <p>Every test has its own source database, slot, publication, topic and target database, and
  * deletes its connectors at the end. Target tables are created by the test, not by the sink: two
  * JDBC sinks of different dialects registered at the same moment were seen to mix their dialects
- * (docs on this machine). Only this class uses the worker, so its kill and start leave the shared
- * environment as it was: the worker runs again when the test ends.
+ * (docs on this machine).
  */
 @WithEmbedded({
   Component.KAFKA,
@@ -152,47 +151,6 @@ class ConnectWorkerIT {
     // Then
     awaitRows(env.targetPostgres(), paused, "1|Ada|7", "2|Grace|2", "3|Edsger|3");
     await().atMost(DELIVERY).until(() -> connect.status(name("sink")).allIn("RUNNING"));
-  }
-
-  @Test
-  void aKilledWorkerComesBackWithItsConnectorsAndCarriesWhatChangedMeanwhile() throws Exception {
-    // Given
-    String target = postgresTarget("kill");
-    Map<String, String> json = jsonConverters();
-    create("source", sourceConfig(json));
-    create("sink", sinkConfig(env.targetPostgres(), target, json));
-    source.sql("INSERT INTO customers VALUES (4, 'Barbara', 4)");
-    awaitRows(env.targetPostgres(), target, "1|Ada|1", "2|Grace|2", "4|Barbara|4");
-    // streaming, and its position committed: a source killed before its snapshot's offset is
-    // committed snapshots again, and a snapshot does not carry the deletes of the rows it misses
-    await()
-        .atMost(DELIVERY)
-        .until(
-            () ->
-                connect.offsets(name("source")).stream()
-                    .anyMatch(o -> o.containsKey("lsn") && !o.containsKey("snapshot")));
-    List<ProcessHandle> worker = env.connect().processes();
-
-    // When: SIGKILL, rows change while no worker runs, then the worker starts again
-    env.connect().kill();
-    assertThat(worker).isNotEmpty().noneMatch(ProcessHandle::isAlive);
-    assertThatThrownBy(connect::connectors).isInstanceOf(java.io.UncheckedIOException.class);
-    source.sql(
-        "INSERT INTO customers VALUES (3, 'Edsger', 3)",
-        "UPDATE customers SET name = 'Grace H.' WHERE id = 2",
-        "DELETE FROM customers WHERE id = 1");
-    env.connect().start();
-
-    // Then: the connectors come from the config topic (nobody created them again) and go on
-    assertThat(connect.connectors()).contains(name("source"), name("sink"));
-    awaitRows(env.targetPostgres(), target, "2|Grace H.|2", "3|Edsger|3", "4|Barbara|4");
-    await()
-        .atMost(DELIVERY)
-        .ignoreExceptions()
-        .until(
-            () ->
-                connect.status(name("source")).allIn("RUNNING")
-                    && connect.status(name("sink")).allIn("RUNNING"));
   }
 
   private String name(String role) {

@@ -170,7 +170,12 @@ class ConnectPipelineIT {
       // When the worker is killed once the first verdict of the run is out, and started again
       p.first(p.targets.topics().results(), ChunkResult.class, r -> true);
       assertThat(compare).as("the compare is still running at the kill").isNotDone();
+      List<ProcessHandle> worker = env.connect().processes();
       env.connect().kill();
+      assertThat(worker)
+          .as("the worker's processes, killed")
+          .isNotEmpty()
+          .noneMatch(ProcessHandle::isAlive);
       env.connect().start();
       CompareRun.Summary summary = compare.get();
 
