@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 /**
  * What Debezium's JDBC sink writes, type by type, on a PostgreSQL and a MariaDB target, from a
  * stock Debezium connector with Avro through the registry: decimals (a negative zero and 38
- * digits), doubles, reals, booleans, dates, times, timestamps (a daylight-saving gap's hour),
+ * digits), doubles, reals, booleans, dates, times, timestamps (an hour Europe's zones skip),
  * time-zoned timestamps into a MariaDB {@code TIMESTAMP} and {@code DATETIME}, bytes (empty too),
  * text (trailing blanks and tabs, accents, emoji), UUIDs (into a MariaDB {@code CHAR(36)}), JSON,
  * and NULL in every column. Every row compares in sync; one value changed in each column on the
@@ -36,16 +36,17 @@ import org.junit.jupiter.api.Test;
   Component.CONNECT
 })
 class ConnectTypesIT {
-  static final StockPipeline.Table TYPES =
+  /** The table on the source, and on the PostgreSQL target. */
+  private static final String POSTGRES_DDL =
+      "CREATE TABLE items (id int PRIMARY KEY, amount numeric(12,4), ratio double precision,"
+          + " small real, flag boolean, born date, alarm time(6), seen timestamp(6),"
+          + " at timestamptz(6), at2 timestamptz(6), data bytea, note text, ref uuid, doc jsonb,"
+          + " big numeric(38,10))";
+
+  private static final StockPipeline.Table TYPES =
       new StockPipeline.Table(
-          "CREATE TABLE items (id int PRIMARY KEY, amount numeric(12,4), ratio double precision,"
-              + " small real, flag boolean, born date, alarm time(6), seen timestamp(6),"
-              + " at timestamptz(6), at2 timestamptz(6), data bytea, note text, ref uuid, doc jsonb,"
-              + " big numeric(38,10))",
-          "CREATE TABLE items (id int PRIMARY KEY, amount numeric(12,4), ratio double precision,"
-              + " small real, flag boolean, born date, alarm time(6), seen timestamp(6),"
-              + " at timestamptz(6), at2 timestamptz(6), data bytea, note text, ref uuid, doc jsonb,"
-              + " big numeric(38,10))",
+          POSTGRES_DDL,
+          POSTGRES_DDL,
           "CREATE TABLE items (id int PRIMARY KEY, amount decimal(12,4), ratio double,"
               + " small float, flag boolean, born date, alarm time(6), seen datetime(6),"
               + " at timestamp(6) NULL, at2 datetime(6), data longblob, note text, ref char(36),"
