@@ -64,8 +64,8 @@ import org.slf4j.LoggerFactory;
  * then the chunk is judged as on any verify-only target ({@link ChunkJudge}) with in flight every
  * key of a record from the first one after the OPEN on ({@link PartitionLog}) up to the partitions'
  * end once the target was read. The verdict is stored on the target with the checkpoint of the
- * CLOSE's record of the notes topic, so a restart (which reads the topics again from their start)
- * re-emits it instead of judging again. One thread; {@link #stop} ends {@link #run}.
+ * CLOSE's record of the notes topic, so a restart (which reads the notes topic again from its
+ * start) re-emits it instead of judging again. One thread; {@link #stop} ends {@link #run}.
  */
 public final class ConnectVerifier implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectVerifier.class);
@@ -84,6 +84,7 @@ public final class ConnectVerifier implements AutoCloseable {
   private final VerifierMeters meters;
   private final KafkaConsumer<byte[], byte[]> notes;
   private final KafkaConsumer<byte[], byte[]> tables;
+  private final Map<String, Object> consumerSettings;
   private final KafkaProducer<String, ChunkResult> results;
   private final Map<String, TableName> sourceOfTopic = new HashMap<>();
   private final Map<TableName, TableState> tableStates = new LinkedHashMap<>();
@@ -177,6 +178,7 @@ public final class ConnectVerifier implements AutoCloseable {
               new ConnectorOffsets(consumer, pipeline.offsetsTopic(), pipeline.connector()));
       this.notes = opened(opened, new KafkaConsumer<>(consumer));
       this.tables = opened(opened, new KafkaConsumer<>(consumer));
+      this.consumerSettings = consumer;
       Map<String, Object> producer = settings.kafka().clientSettings("producer.");
       producer.put(ProducerConfig.ACKS_CONFIG, "all");
       SpecificAvroSerializer<ChunkResult> serializer = new SpecificAvroSerializer<>();
@@ -300,7 +302,7 @@ public final class ConnectVerifier implements AutoCloseable {
     if (note.phase() == Note.Phase.OPEN) {
       openNotes.putIfAbsent(id, event.lastCommit());
       forgetOtherRuns(note);
-      table(note);
+      table(note, event.lastCommit().orElse(Long.MIN_VALUE));
       return;
     }
     if (!closedNotes.add(id)) {
@@ -316,7 +318,7 @@ public final class ConnectVerifier implements AutoCloseable {
           note.runId(),
           note.chunk());
     }
-    table(note);
+    table(note, Long.MIN_VALUE);
     closes.add(
         new Close(
             note,
@@ -361,8 +363,13 @@ public final class ConnectVerifier implements AutoCloseable {
     return note.task() + "/" + note.runId() + "/" + note.table() + "/" + note.chunk();
   }
 
-  /** The state of a noted table, its partitions read from their start when first seen. */
-  private TableState table(Note note) {
+  /**
+   * The state of a noted table. When first seen, each partition is read from after its last record
+   * before {@code floor} ({@link PartitionStart}), the position of the table's first OPEN (every
+   * later note is after it); {@link Long#MIN_VALUE} (the first note a CLOSE without its OPEN, or an
+   * OPEN of unknown position): from the partition's start.
+   */
+  private TableState table(Note note, long floor) {
     TableState state = tableStates.get(note.table());
     if (state != null) {
       return state;
@@ -376,17 +383,44 @@ public final class ConnectVerifier implements AutoCloseable {
     String topic = settings.tables().topicOf(note.table());
     Map<Integer, PartitionLog> logs = new LinkedHashMap<>();
     List<TopicPartition> assigned = new ArrayList<>(tables.assignment());
-    List<TopicPartition> added = new ArrayList<>();
-    for (var p : tables.partitionsFor(topic, Duration.ofSeconds(30))) {
-      logs.put(p.partition(), new PartitionLog(0));
-      added.add(new TopicPartition(topic, p.partition()));
-    }
-    assigned.addAll(added);
+    Map<TopicPartition, Long> starts = starts(topic, floor);
+    starts.forEach((tp, start) -> logs.put(tp.partition(), new PartitionLog(start)));
+    assigned.addAll(starts.keySet());
     tables.assign(assigned);
-    tables.seekToBeginning(added);
+    starts.forEach(tables::seek);
     state = new TableState(topic, keys, logs);
     tableStates.put(note.table(), state);
     return state;
+  }
+
+  /** Where each partition of {@code topic} is read from ({@link PartitionStart#find}). */
+  private Map<TopicPartition, Long> starts(String topic, long floor) {
+    List<TopicPartition> partitions =
+        tables.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+            .map(p -> new TopicPartition(topic, p.partition()))
+            .toList();
+    Map<TopicPartition, Long> begins = tables.beginningOffsets(partitions);
+    Map<TopicPartition, Long> ends = tables.endOffsets(partitions);
+    Map<TopicPartition, Long> starts = new LinkedHashMap<>();
+    try (KafkaConsumer<byte[], byte[]> probe = new KafkaConsumer<>(consumerSettings)) {
+      for (TopicPartition tp : partitions) {
+        long start =
+            PartitionStart.find(
+                begins.get(tp),
+                ends.get(tp),
+                floor,
+                PartitionStart.of(probe, tp, events, settings.verify().hashesTimeout()));
+        starts.put(tp, start);
+      }
+    }
+    LOG.info(
+        "target={} topic={} read from {} (the records before the table's first OPEN skipped;"
+            + " ends {})",
+        settings.target(),
+        topic,
+        starts,
+        ends);
+    return starts;
   }
 
   private void readTables(Duration wait) {

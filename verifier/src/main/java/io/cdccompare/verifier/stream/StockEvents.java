@@ -62,6 +62,16 @@ final class StockEvents {
   }
 
   /**
+   * The position of a table record alone ({@link PartitionLog#add}), its key not read; null for a
+   * tombstone.
+   *
+   * @throws IllegalArgumentException saying what is wrong with the record
+   */
+  OptionalLong lastCommit(String topic, Headers headers, byte[] value) {
+    return value == null ? null : position(envelope(topic, headers, value));
+  }
+
+  /**
    * The note of a record of the notes topic; null for a tombstone or the delete of a note row.
    *
    * @throws IllegalArgumentException naming the column at fault when the row is no note
