@@ -60,8 +60,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  *       the verifier that applied it, on the sink's target by {@code verify} in its Kafka Connect
  *       mode ({@code connect.connector}, verify-only, following the sink's group). Every verdict
  *       must be VERIFIED with every row matched, or the run fails. Then both compares again, as for
- *       verifiers that run always: the sink's verifier reads a table's topic from its start once it
- *       first sees a note of the table, which the first compare pays and the second not.
+ *       verifiers that run always (warm JVMs, the sink's verifier with its table topic assigned).
  * </ol>
  *
  * <p>The goals are ratios measured in the same run: the own apply at ≥ 1.0 × the sink's rows/s, and
