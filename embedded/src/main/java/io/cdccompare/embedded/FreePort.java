@@ -6,6 +6,8 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -16,13 +18,18 @@ import java.util.concurrent.ThreadLocalRandom;
  * outgoing connection on the machine may take it as its local port: a Kafka broker once failed to
  * start with "Address already in use" that way while other test JVMs ran. A random port below the
  * range is taken only by a server that asks for it, so that race leaves only two of our own servers
- * drawing the same port, which the check before it is returned makes rarer still.
+ * drawing the same port. An environment draws every port of its servers before it starts any of
+ * them, so the check that nothing listens cannot see that race (MariaDB once failed with "Address
+ * already in use" on a port below the range while only its environment's servers started, most
+ * likely a port drawn twice). A port is therefore handed out at most once per JVM.
  */
 final class FreePort {
   /** Where the random ports are drawn from: registered ports, below the ephemeral range. */
   private static final int LOWEST = 20_000;
 
   private static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+
+  private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
 
   private FreePort() {}
 
@@ -31,11 +38,12 @@ final class FreePort {
     ThreadLocalRandom random = ThreadLocalRandom.current();
     for (int attempt = 0; attempt < 200 && highest > LOWEST; attempt++) {
       int port = random.nextInt(LOWEST, highest + 1);
-      if (!taken(port)) {
+      if (!taken(port) && HANDED_OUT.add(port)) {
         return port;
       }
     }
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      HANDED_OUT.add(socket.getLocalPort());
       return socket.getLocalPort(); // every drawn port was taken: let the system choose
     } catch (IOException e) {
       throw new UncheckedIOException("no free loopback port", e);
